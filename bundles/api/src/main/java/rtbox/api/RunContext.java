@@ -1,0 +1,23 @@
+package rtbox.api;
+
+import org.osgi.annotation.versioning.ProviderType;
+
+/**
+ * What a probe or workload may ask of the run it belongs to. Implemented by the
+ * runner; every method is cheap and safe to call from a measuring thread between
+ * measurements (never inside the timed section).
+ */
+@ProviderType
+public interface RunContext {
+    /** True once the user or the runner asked the run to stop early. */
+    boolean stopRequested();
+
+    /** Reports how far the run is, 0.0 to 1.0, for a progress display. */
+    void progress(double fraction);
+
+    /**
+     * Records a timestamped event in the run (a workload swapped, a policy applied),
+     * so that a report can line spikes up with it. Not for use in a measuring loop.
+     */
+    void event(String kind, String detail);
+}

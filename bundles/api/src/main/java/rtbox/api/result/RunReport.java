@@ -1,0 +1,25 @@
+package rtbox.api.result;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One run as reported: the probe's result, the JVM's own stalls and hiccup figures,
+ * the loads that ran, the events, the machine and the verdict.
+ */
+public record RunReport(
+        int schema,
+        String runId,
+        long startedEpochMs,
+        long endedEpochMs,
+        String command,
+        ProbeResult result,
+        Histogram jvmHiccups,
+        List<JvmStall> jvmStalls,
+        Map<String, Map<String, Double>> workloads,
+        List<RunEvent> events,
+        SystemInfo system,
+        Verdict verdict) {
+    /** Version of this report's JSON shape. */
+    public static final int SCHEMA = 1;
+}

@@ -1,0 +1,9 @@
+/**
+ * Native access to the Linux calls a real-time probe needs, through JNA direct
+ * mapping: scheduling policy and priority, CPU affinity, memory locking, timer
+ * slack and absolute-deadline sleeps on CLOCK_MONOTONIC. Failures become
+ * {@link rtbox.os.OsException}s that name the call and the errno.
+ */
+@org.osgi.annotation.bundle.Export
+@org.osgi.annotation.versioning.Version("1.0.0")
+package rtbox.os;
