@@ -1,0 +1,356 @@
+#!/usr/bin/env bash
+# Build the rtbox firmware image for the Pentium III board (32-bit x86, no SSE2).
+#
+#   image/build.sh [PATH/TO/rtbox.jar]
+#
+# Everything comes from Debian 12 (bookworm) i386 packages, fetched with a private
+# apt configuration (no i386 foreign architecture on the host, no chroot, no mounts),
+# plus the appliance jar built by Maven. Output: image/out/rtbox.img (raw disk, MBR:
+# 1 = FAT16 boot with SYSLINUX, 2 = ext4 root without journal, read-only,
+# 3 = ext4 data, read-write). See image/README.md.
+#
+# Environment:
+#   RTBOX_JAR            appliance jar (default: <repo>/runtime/target/rtbox.jar; missing -> image without it)
+#   RTBOX_LAUNCHER       launcher script (default: <repo>/runtime/rtbox if present)
+#   RTBOX_IMAGE_CACHE    download cache (default: image/.cache)
+#   RTBOX_IMAGE_OUT      output folder (default: image/out)
+#   RTBOX_APT_UPDATE     auto (default: refresh package lists older than 24 h) | always | never
+#   RTBOX_DEBIAN_MIRROR  Debian mirror URL (default: taken from the host's apt sources)
+#   RTBOX_SECURITY_MIRROR  Debian security mirror URL (default: from the host's apt sources)
+#   RTBOX_EXTRA_MODULES  extra JDK modules for jlink, comma separated
+#   RTBOX_SKIP_HOST_DEPS=1  do not apt-get install host tools
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO="$(cd "$HERE/.." && pwd)"
+SUITE=bookworm
+CACHE="${RTBOX_IMAGE_CACHE:-$HERE/.cache}"
+OUT="${RTBOX_IMAGE_OUT:-$HERE/out}"
+WORK="$OUT/work"
+JAR="${1:-${RTBOX_JAR:-$REPO/runtime/target/rtbox.jar}}"
+LAUNCHER="${RTBOX_LAUNCHER:-$REPO/runtime/rtbox}"
+
+# Kernel modules the board and qemu need (dependencies are added automatically).
+KMODS=(
+  # disk: qemu's PIIX3/4 IDE and common CF/IDE controllers of PIII-era boards
+  ata_piix ata_generic pata_oldpiix pata_mpiix pata_via pata_ali pata_sis pata_amd
+  sd_mod
+  # root and data file systems
+  ext4 crc32c_generic
+  # NICs: qemu (e1000, ne2k_pci, rtl8139) and common boards (e100, 8139too, via-rhine)
+  e1000 ne2k_pci 8139too 8139cp e100 via_rhine
+)
+# Sizes (MiB)
+BOOT_MB=24
+DATA_MB=32
+
+log()  { printf '[build %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die()  { printf '[build] ERROR: %s\n' "$*" >&2; exit 1; }
+T0=$(date +%s)
+
+[ "$(id -u)" = 0 ] || die "run as root (needs apt-get for host tools and root-owned files in the image)"
+
+# ---------------------------------------------------------------- host tools
+host_deps() {
+  local need=() p
+  local pkgs=(qemu-system-x86 qemu-utils qemu-user syslinux syslinux-common mtools dosfstools
+              e2fsprogs fdisk cpio gzip kmod binutils openjdk-17-jdk-headless ca-certificates)
+  for p in "${pkgs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
+  done
+  if [ "${#need[@]}" -gt 0 ]; then
+    [ "${RTBOX_SKIP_HOST_DEPS:-0}" = 1 ] && die "missing host packages: ${need[*]}"
+    log "installing host packages: ${need[*]}"
+    apt-get update -qq || die "apt-get update failed"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null \
+      || die "apt-get install ${need[*]} failed"
+  fi
+}
+host_deps
+for t in jlink jdeps javac jar mkfs.ext4 mkfs.fat syslinux mcopy sfdisk depmod modprobe readelf cpio qemu-i386; do
+  command -v "$t" >/dev/null || die "host tool '$t' not found"
+done
+jlink --version | grep -q '^17\.' || die "host jlink must be JDK 17 (found $(jlink --version))"
+
+# ---------------------------------------------------------------- private apt for i386
+# Mirror URLs: explicit env, else the host's configured Debian mirrors (deb822 or one-line format).
+host_mirror() { # $1 = debian | debian-security
+  local kind="$1" f
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] || continue
+    grep -hoE '(https?|file)://[^ ]+' "$f" | sed 's:/*$::' | grep -E "/${kind}\$" || true
+  done | head -n1
+}
+MIRROR="${RTBOX_DEBIAN_MIRROR:-$(host_mirror debian)}"
+SECMIRROR="${RTBOX_SECURITY_MIRROR:-$(host_mirror debian-security)}"
+[ -n "$MIRROR" ] || die "no Debian mirror found in /etc/apt/sources*; set RTBOX_DEBIAN_MIRROR"
+KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
+[ -f "$KEYRING" ] || die "missing $KEYRING (package debian-archive-keyring)"
+
+APTDIR="$CACHE/apt"
+DEBS="$CACHE/debs"
+mkdir -p "$APTDIR/state/lists/partial" "$APTDIR/cache/archives/partial" "$APTDIR/etc/parts" "$DEBS"
+touch "$APTDIR/state/status"
+{
+  echo "deb [arch=i386 signed-by=$KEYRING] $MIRROR $SUITE main"
+  [ -n "$SECMIRROR" ] && echo "deb [arch=i386 signed-by=$KEYRING] $SECMIRROR $SUITE-security main"
+} > "$APTDIR/etc/sources.list.new"
+cat > "$APTDIR/apt.conf" <<EOF
+APT::Architecture "i386";
+APT::Architectures { "i386"; };
+APT::Get::AllowUnauthenticated "false";
+Dir::State "$APTDIR/state";
+Dir::State::status "$APTDIR/state/status";
+Dir::Cache "$APTDIR/cache";
+Dir::Etc::SourceList "$APTDIR/etc/sources.list";
+Dir::Etc::SourceParts "$APTDIR/etc/parts";
+Dir::Etc::Preferences "$APTDIR/etc/preferences";
+Dir::Etc::PreferencesParts "$APTDIR/etc/parts";
+Dir::Etc::Trusted "$APTDIR/etc/trusted.gpg";
+Dir::Etc::TrustedParts "$APTDIR/etc/parts";
+EOF
+export APT_CONFIG="$APTDIR/apt.conf"
+need_update=0
+cmp -s "$APTDIR/etc/sources.list.new" "$APTDIR/etc/sources.list" 2>/dev/null || need_update=1
+mv "$APTDIR/etc/sources.list.new" "$APTDIR/etc/sources.list"
+case "${RTBOX_APT_UPDATE:-auto}" in
+  always) need_update=1 ;;
+  never)  ;;
+  auto)   [ -n "$(find "$APTDIR/state/lists" -maxdepth 1 -name '*_Packages*' -mmin -1440 2>/dev/null | head -n1)" ] || need_update=1 ;;
+  *) die "RTBOX_APT_UPDATE must be auto, always or never" ;;
+esac
+if [ "$need_update" = 1 ]; then
+  log "apt-get update (i386, $MIRROR${SECMIRROR:+ + $SECMIRROR})"
+  apt-get update -qq > "$APTDIR/update.log" 2>&1 || { cat "$APTDIR/update.log" >&2; die "apt-get update for i386 failed"; }
+fi
+
+# Fetch one package (newest candidate) into the cache unless it is already there.
+# Prints the path of the .deb.
+fetch_deb() {
+  local pkg="$1" ver fn arch
+  ver="$(apt-cache policy "$pkg" 2>/dev/null | awk '/Candidate:/{print $2}')"
+  [ -n "$ver" ] && [ "$ver" != "(none)" ] || die "package $pkg not found for i386 in $SUITE"
+  arch="$(apt-cache show "$pkg=$ver" | awk '/^Architecture:/{print $2; exit}')"
+  fn="${pkg}_${ver//:/%3a}_${arch}.deb"     # the name apt-get download gives it
+  if [ ! -s "$DEBS/$fn" ]; then
+    log "download $pkg $ver"
+    (cd "$DEBS" && apt-get download -qq "$pkg=$ver" 2>&1 | grep -v 'unsandboxed' >&2 || true)
+    [ -s "$DEBS/$fn" ] || die "download of $pkg=$ver failed"
+  fi
+  printf '%s\t%s\t%s\n' "$pkg" "$ver" "$fn" >> "$WORK/manifest.tsv"
+  echo "$DEBS/$fn"
+}
+
+rm -rf "$WORK"
+mkdir -p "$WORK"
+: > "$WORK/manifest.tsv"
+
+KPKG="$(apt-cache depends linux-image-686 | awk '/Depends: linux-image-[0-9]/{print $2; exit}')"
+[ -n "$KPKG" ] || die "cannot resolve linux-image-686 to a kernel package"
+PKGS=(busybox-static "$KPKG" openjdk-17-jdk-headless libc6 libgcc-s1 libstdc++6 zlib1g)
+STAGE="$WORK/stage"      # everything extracted (not shipped)
+mkdir -p "$STAGE"
+for p in "${PKGS[@]}"; do
+  deb="$(fetch_deb "$p")"
+  dpkg-deb -x "$deb" "$STAGE" || die "cannot extract $deb"
+done
+# older kept downloads (previous versions) can pile up: keep only what this build used
+for f in "$DEBS"/*.deb; do
+  cut -f3 "$WORK/manifest.tsv" | grep -qxF "$(basename "$f")" || { log "drop stale cache file $(basename "$f")"; rm -f "$f"; }
+done
+
+KVER="$(ls "$STAGE/lib/modules" | head -n1)"
+[ -f "$STAGE/boot/vmlinuz-$KVER" ] || die "kernel image for $KVER not found"
+JDK="$STAGE/usr/lib/jvm/java-17-openjdk-i386"
+[ -f "$JDK/jmods/java.base.jmod" ] || die "i386 jmods not found in openjdk-17-jdk-headless"
+log "kernel $KVER, jdk $(apt-cache policy openjdk-17-jdk-headless | awk '/Candidate:/{print $2}')"
+
+# ---------------------------------------------------------------- root file system
+ROOT="$WORK/root"
+mkdir -p "$ROOT"/usr/bin "$ROOT"/usr/lib/i386-linux-gnu "$ROOT"/etc "$ROOT"/opt/rtbox \
+         "$ROOT"/proc "$ROOT"/sys "$ROOT"/dev "$ROOT"/run "$ROOT"/tmp "$ROOT"/data "$ROOT"/root "$ROOT"/var
+chmod 1777 "$ROOT/tmp"
+# merged /usr: everything lives below /usr
+ln -s usr/bin "$ROOT/bin"; ln -s usr/bin "$ROOT/sbin"; ln -s bin "$ROOT/usr/sbin"; ln -s usr/lib "$ROOT/lib"
+ln -s /run "$ROOT/var/run"; ln -s /tmp "$ROOT/var/tmp"; ln -s /run/log "$ROOT/var/log"
+
+# busybox userland: one symlink per applet, as the binary itself lists them
+install -m 0755 "$STAGE/bin/busybox" "$ROOT/usr/bin/busybox"
+APPLETS="$(qemu-i386 "$ROOT/usr/bin/busybox" --list)" || die "cannot list busybox applets (qemu-i386)"
+for a in $APPLETS; do
+  [ "$a" = busybox ] || ln -sf busybox "$ROOT/usr/bin/$a"
+done
+
+# trimmed Java runtime
+MODULES="java.base,java.logging,java.management,java.naming,java.xml,jdk.unsupported"
+if [ -f "$JAR" ]; then
+  JAR="$(cd "$(dirname "$JAR")" && pwd)/$(basename "$JAR")"
+  log "appliance jar: $JAR"
+  JX="$WORK/jarx"; mkdir -p "$JX"
+  (cd "$JX" && jar xf "$JAR") || die "cannot unpack $JAR"
+  jars=("$JAR")
+  while IFS= read -r -d '' j; do jars+=("$j"); done < <(find "$JX" -name '*.jar' -print0)
+  deps="java.base,jdk.unsupported"
+  for j in "${jars[@]}"; do
+    d="$(jdeps --multi-release 17 --ignore-missing-deps --print-module-deps "$j" 2>/dev/null | tail -n1)" \
+      || { log "WARNING: jdeps failed on $(basename "$j"), using the default module list"; d="$MODULES"; }
+    deps="$deps,$d"
+  done
+  MODULES="$deps"
+else
+  log "NOTE: appliance jar $JAR not found: building the image WITHOUT the appliance (placeholder self test only)"
+  JAR=""
+fi
+[ -n "${RTBOX_EXTRA_MODULES:-}" ] && MODULES="$MODULES,$RTBOX_EXTRA_MODULES"
+MODULES="$(tr ',' '\n' <<<"$MODULES" | grep -v '^$' | sort -u | paste -sd, -)"
+log "jlink modules: $MODULES"
+jlink --module-path "$JDK/jmods" --add-modules "$MODULES" --vm=client \
+      --strip-debug --no-header-files --no-man-pages --compress=2 \
+      --output "$ROOT/opt/rtbox/jre" || die "jlink failed"
+rm -f "$ROOT/opt/rtbox/jre/bin/keytool"
+echo "$MODULES" > "$WORK/modules.txt"
+
+# appliance
+mkdir -p "$ROOT/opt/rtbox/lib" "$ROOT/opt/rtbox/selftest"
+if [ -n "$JAR" ]; then
+  install -m 0644 "$JAR" "$ROOT/opt/rtbox/lib/rtbox.jar"
+  if [ -f "$LAUNCHER" ]; then
+    install -m 0755 "$LAUNCHER" "$ROOT/opt/rtbox/bin/rtbox.launcher"
+  fi
+fi
+# self-test fixture (compiled for Java 8 bytecode, runs on anything)
+FX="$WORK/fixture"; mkdir -p "$FX/classes"
+javac -nowarn --release 8 -d "$FX/classes" "$HERE/fixtures/Hello.java" || die "javac fixture failed"
+jar --create --file "$ROOT/opt/rtbox/selftest/hello.jar" --main-class Hello -C "$FX/classes" . || die "jar fixture failed"
+
+# our files (init scripts, config, launcher wrapper)
+cp -a "$HERE/files/rootfs/." "$ROOT/"
+chmod 0755 "$ROOT"/etc/init.d/* "$ROOT"/opt/rtbox/bin/* "$ROOT"/usr/share/udhcpc/default.script
+chmod 0600 "$ROOT/etc/shadow"
+
+# shared libraries: closure of NEEDED over all ELF files, from the extracted Debian packages
+find_lib() { # name -> path inside STAGE
+  local n="$1" d
+  for d in lib/i386-linux-gnu usr/lib/i386-linux-gnu lib; do
+    [ -e "$STAGE/$d/$n" ] && { echo "$d/$n"; return 0; }
+  done
+  return 1
+}
+declare -A seen=()
+queue=(ld-linux.so.2 libc.so.6 libm.so.6 libpthread.so.0 libdl.so.2 librt.so.1 libresolv.so.2
+       libnss_files.so.2 libnss_dns.so.2 libutil.so.1)
+jre_libs=" $(cd "$ROOT/opt/rtbox/jre/lib" && find . -name '*.so' -printf '%f ') "
+while IFS= read -r -d '' f; do
+  if [ "$(head -c4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ]; then
+    for n in $(readelf -d "$f" 2>/dev/null | awk '/NEEDED/{gsub(/[][]/,"",$5); print $5}'); do queue+=("$n"); done
+  fi
+done < <(find "$ROOT/opt/rtbox/jre" -type f -print0)
+while [ "${#queue[@]}" -gt 0 ]; do
+  n="${queue[0]}"; queue=("${queue[@]:1}")
+  [ -n "${seen[$n]:-}" ] && continue
+  seen[$n]=1
+  case "$jre_libs" in *" $n "*) continue ;; esac
+  rel="$(find_lib "$n")" || die "shared library $n not found in the i386 packages"
+  src="$(readlink -f "$STAGE/$rel")"
+  install -m 0755 "$src" "$ROOT/usr/lib/i386-linux-gnu/$n"
+  for d in $(readelf -d "$src" 2>/dev/null | awk '/NEEDED/{gsub(/[][]/,"",$5); print $5}'); do queue+=("$d"); done
+done
+mv "$ROOT/usr/lib/i386-linux-gnu/ld-linux.so.2" "$ROOT/usr/lib/ld-linux.so.2"
+echo "/usr/lib/i386-linux-gnu" > "$ROOT/etc/ld.so.conf"   # informative; glibc searches it by default
+
+# licences of what we ship
+for p in busybox-static libc6 libgcc-s1 libstdc++6 zlib1g "$KPKG"; do
+  src="$STAGE/usr/share/doc/$p/copyright"
+  [ -f "$src" ] && install -D -m 0644 "$src" "$ROOT/usr/share/doc/$p/copyright"
+done
+install -D -m 0644 "$STAGE/usr/share/doc/openjdk-17-jdk-headless/copyright" "$ROOT/usr/share/doc/openjdk-17/copyright" 2>/dev/null || true
+
+# manifest / version stamp
+BUILD_ID="$(date -u +%Y%m%dT%H%M%SZ)"
+GITREV="$(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo none)"
+{
+  echo "RTBOX_IMAGE_BUILD=$BUILD_ID"
+  echo "RTBOX_IMAGE_GIT=$GITREV"
+  echo "KERNEL=$KVER"
+  echo "JLINK_MODULES=$MODULES"
+  echo "APPLIANCE_JAR=$([ -n "$JAR" ] && sha256sum "$JAR" | cut -c1-16 || echo none)"
+  awk -F'\t' '{print "DEB " $1 " " $2}' "$WORK/manifest.tsv"
+} > "$ROOT/etc/rtbox/image-manifest"
+cp "$ROOT/etc/rtbox/image-manifest" "$OUT/manifest.txt"
+
+# ---------------------------------------------------------------- initramfs
+IRD="$WORK/initramfs"
+mkdir -p "$IRD"/{bin,dev,proc,sys,newroot,lib/modules}
+install -m 0755 "$STAGE/bin/busybox" "$IRD/bin/busybox"
+install -m 0755 "$HERE/files/initramfs/init" "$IRD/init"
+# kernel modules in dependency order, resolved by the host's kmod against the Debian tree
+depmod -b "$STAGE" "$KVER" || die "depmod failed"
+: > "$IRD/lib/modules/load.order"
+for m in "${KMODS[@]}"; do
+  modprobe -d "$STAGE" -S "$KVER" --show-depends "$m" 2>"$WORK/modprobe.err" \
+    || die "kernel module $m not found: $(cat "$WORK/modprobe.err")"
+done | awk '$1=="insmod"{print $2}' | grep -v '/crc32c-intel\.ko$' | while read -r ko; do
+  b="$(basename "$ko")"
+  grep -qxF "$b" "$IRD/lib/modules/load.order" && continue
+  install -m 0644 "$ko" "$IRD/lib/modules/$b"
+  echo "$b" >> "$IRD/lib/modules/load.order"
+done
+log "initramfs modules: $(wc -l < "$IRD/lib/modules/load.order")"
+(cd "$IRD" && find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc --owner 0:0 --quiet | gzip -9n) > "$WORK/initrd.gz" \
+  || die "initramfs packing failed"
+
+# ---------------------------------------------------------------- partitions
+# root: ext4 without journal, mounted read-only; sized to content + 25% + 8 MiB
+root_kb=$(du -sk "$ROOT" | cut -f1)
+ROOT_MB=$(( (root_kb * 125 / 100) / 1024 + 8 ))
+log "root content $((root_kb/1024)) MiB -> root partition ${ROOT_MB} MiB"
+rm -f "$WORK/root.ext4" "$WORK/data.ext4" "$WORK/boot.fat"
+mkfs.ext4 -q -F -L rtboxroot -O ^has_journal -m 0 -i 8192 -E root_owner=0:0 -d "$ROOT" \
+          "$WORK/root.ext4" "${ROOT_MB}M" || die "mkfs.ext4 root failed"
+# data: ext4 with a journal (this is the partition written at run time)
+DATA="$WORK/data"; mkdir -p "$DATA/rtbox" "$DATA/etc"
+mkfs.ext4 -q -F -L rtboxdata -m 0 -J size=1 -E root_owner=0:0 -d "$DATA" "$WORK/data.ext4" "${DATA_MB}M" \
+  || die "mkfs.ext4 data failed"
+# boot: FAT16 + SYSLINUX, kernel, initramfs
+mkfs.fat -F 16 -n RTBOXBOOT -C "$WORK/boot.fat" $((BOOT_MB * 1024)) >/dev/null || die "mkfs.fat failed"
+syslinux --install "$WORK/boot.fat" || die "syslinux --install failed"
+export MTOOLS_SKIP_CHECK=1
+mcopy -i "$WORK/boot.fat" "$STAGE/boot/vmlinuz-$KVER" ::/vmlinuz
+mcopy -i "$WORK/boot.fat" "$WORK/initrd.gz" ::/initrd.gz
+mcopy -i "$WORK/boot.fat" "$HERE/files/syslinux.cfg" ::/syslinux.cfg
+mcopy -i "$WORK/boot.fat" "$ROOT/etc/rtbox/image-manifest" ::/manifest.txt
+
+# ---------------------------------------------------------------- disk
+IMG="$OUT/rtbox.img"
+S=2048                                    # sectors per MiB
+p1=$S;                   n1=$((BOOT_MB * S))
+p2=$((p1 + n1));         n2=$((ROOT_MB * S))
+p3=$((p2 + n2));         n3=$((DATA_MB * S))
+total=$((p3 + n3))
+rm -f "$IMG"
+truncate -s $((total * 512)) "$IMG"
+sfdisk -q "$IMG" <<EOF || die "sfdisk failed"
+label: dos
+label-id: 0x7274626f
+start=$p1, size=$n1, type=e, bootable
+start=$p2, size=$n2, type=83
+start=$p3, size=$n3, type=83
+EOF
+dd if="$WORK/boot.fat"  of="$IMG" bs=512 seek=$p1 conv=notrunc,sparse status=none
+dd if="$WORK/root.ext4" of="$IMG" bs=512 seek=$p2 conv=notrunc,sparse status=none
+dd if="$WORK/data.ext4" of="$IMG" bs=512 seek=$p3 conv=notrunc,sparse status=none
+dd if=/usr/lib/syslinux/mbr/mbr.bin of="$IMG" bs=440 count=1 conv=notrunc status=none
+cp "$WORK/initrd.gz" "$OUT/initrd.gz"
+cp "$STAGE/boot/vmlinuz-$KVER" "$OUT/vmlinuz"
+
+{
+  echo "image_bytes=$(stat -c %s "$IMG")"
+  echo "boot_mb=$BOOT_MB root_mb=$ROOT_MB data_mb=$DATA_MB"
+  echo "root_content_kb=$root_kb"
+  echo "jre_kb=$(du -sk "$ROOT/opt/rtbox/jre" | cut -f1)"
+  echo "kernel_bytes=$(stat -c %s "$OUT/vmlinuz") initrd_bytes=$(stat -c %s "$OUT/initrd.gz")"
+  echo "appliance=$([ -n "$JAR" ] && echo yes || echo no)"
+} > "$OUT/sizes.txt"
+[ "${RTBOX_KEEP_WORK:-0}" = 1 ] || rm -rf "$STAGE" "$WORK/jarx"
+log "done in $(( $(date +%s) - T0 )) s: $IMG ($(( $(stat -c %s "$IMG") / 1048576 )) MiB)"
+cat "$OUT/sizes.txt" >&2
