@@ -148,20 +148,41 @@ mkdir -p "$WORK"
 KPKG="$(apt-cache depends linux-image-686 | awk '/Depends: linux-image-[0-9]/{print $2; exit}')"
 [ -n "$KPKG" ] || die "cannot resolve linux-image-686 to a kernel package"
 PKGS=(busybox-static "$KPKG" openjdk-17-jdk-headless libc6 libgcc-s1 libstdc++6 zlib1g)
-STAGE="$WORK/stage"      # everything extracted (not shipped)
+# Big packages (kernel, JDK) are unpacked once per version into the cache; small ones into STAGE.
+TREES="$CACHE/trees"
+mkdir -p "$TREES"
+unpack_cached() { # deb -> prints the folder it is unpacked in
+  local t="$TREES/$(basename "$1" .deb)"
+  if [ ! -f "$t/.complete" ]; then
+    rm -rf "$t"; mkdir -p "$t"
+    dpkg-deb -x "$1" "$t" || die "cannot extract $1"
+    touch "$t/.complete"
+  fi
+  echo "$t"
+}
+STAGE="$WORK/stage"      # small packages extracted (not shipped as is)
 mkdir -p "$STAGE"
+KTREE="" JTREE=""
 for p in "${PKGS[@]}"; do
   deb="$(fetch_deb "$p")"
-  dpkg-deb -x "$deb" "$STAGE" || die "cannot extract $deb"
+  case "$p" in
+    linux-image-*)           KTREE="$(unpack_cached "$deb")" ;;
+    openjdk-17-jdk-headless) JTREE="$(unpack_cached "$deb")" ;;
+    *) dpkg-deb -x "$deb" "$STAGE" || die "cannot extract $deb" ;;
+  esac
 done
-# older kept downloads (previous versions) can pile up: keep only what this build used
+# old downloads and unpacked trees (previous versions) pile up: keep only what this build used
 for f in "$DEBS"/*.deb; do
   cut -f3 "$WORK/manifest.tsv" | grep -qxF "$(basename "$f")" || { log "drop stale cache file $(basename "$f")"; rm -f "$f"; }
 done
+for t in "$TREES"/*/; do
+  [ -d "$t" ] || continue
+  cut -f3 "$WORK/manifest.tsv" | grep -qxF "$(basename "$t").deb" || { log "drop stale tree $(basename "$t")"; rm -rf "$t"; }
+done
 
-KVER="$(ls "$STAGE/lib/modules" | head -n1)"
-[ -f "$STAGE/boot/vmlinuz-$KVER" ] || die "kernel image for $KVER not found"
-JDK="$STAGE/usr/lib/jvm/java-17-openjdk-i386"
+KVER="$(ls "$KTREE/lib/modules" | head -n1)"
+[ -f "$KTREE/boot/vmlinuz-$KVER" ] || die "kernel image for $KVER not found"
+JDK="$JTREE/usr/lib/jvm/java-17-openjdk-i386"
 [ -f "$JDK/jmods/java.base.jmod" ] || die "i386 jmods not found in openjdk-17-jdk-headless"
 log "kernel $KVER, jdk $(apt-cache policy openjdk-17-jdk-headless | awk '/Candidate:/{print $2}')"
 
@@ -260,10 +281,10 @@ echo "/usr/lib/i386-linux-gnu" > "$ROOT/etc/ld.so.conf"   # informative; glibc s
 
 # licences of what we ship
 for p in busybox-static libc6 libgcc-s1 libstdc++6 zlib1g "$KPKG"; do
-  src="$STAGE/usr/share/doc/$p/copyright"
+  src="$STAGE/usr/share/doc/$p/copyright"; [ -f "$src" ] || src="$KTREE/usr/share/doc/$p/copyright"
   [ -f "$src" ] && install -D -m 0644 "$src" "$ROOT/usr/share/doc/$p/copyright"
 done
-install -D -m 0644 "$STAGE/usr/share/doc/openjdk-17-jdk-headless/copyright" "$ROOT/usr/share/doc/openjdk-17/copyright" 2>/dev/null || true
+install -D -m 0644 "$JTREE/usr/share/doc/openjdk-17-jdk-headless/copyright" "$ROOT/usr/share/doc/openjdk-17/copyright" 2>/dev/null || true
 
 # manifest / version stamp
 BUILD_ID="$(date -u +%Y%m%dT%H%M%SZ)"
@@ -284,10 +305,10 @@ mkdir -p "$IRD"/{bin,dev,proc,sys,newroot,lib/modules}
 install -m 0755 "$STAGE/bin/busybox" "$IRD/bin/busybox"
 install -m 0755 "$HERE/files/initramfs/init" "$IRD/init"
 # kernel modules in dependency order, resolved by the host's kmod against the Debian tree
-depmod -b "$STAGE" "$KVER" || die "depmod failed"
+depmod -b "$KTREE" "$KVER" || die "depmod failed"
 : > "$IRD/lib/modules/load.order"
 for m in "${KMODS[@]}"; do
-  modprobe -d "$STAGE" -S "$KVER" --show-depends "$m" 2>"$WORK/modprobe.err" \
+  modprobe -d "$KTREE" -S "$KVER" --show-depends "$m" 2>"$WORK/modprobe.err" \
     || die "kernel module $m not found: $(cat "$WORK/modprobe.err")"
 done | awk '$1=="insmod"{print $2}' | grep -v '/crc32c-intel\.ko$' | while read -r ko; do
   b="$(basename "$ko")"
@@ -315,7 +336,7 @@ mkfs.ext4 -q -F -L rtboxdata -m 0 -J size=1 -E root_owner=0:0 -d "$DATA" "$WORK/
 mkfs.fat -F 16 -n RTBOXBOOT -C "$WORK/boot.fat" $((BOOT_MB * 1024)) >/dev/null || die "mkfs.fat failed"
 syslinux --install "$WORK/boot.fat" || die "syslinux --install failed"
 export MTOOLS_SKIP_CHECK=1
-mcopy -i "$WORK/boot.fat" "$STAGE/boot/vmlinuz-$KVER" ::/vmlinuz
+mcopy -i "$WORK/boot.fat" "$KTREE/boot/vmlinuz-$KVER" ::/vmlinuz
 mcopy -i "$WORK/boot.fat" "$WORK/initrd.gz" ::/initrd.gz
 mcopy -i "$WORK/boot.fat" "$HERE/files/syslinux.cfg" ::/syslinux.cfg
 mcopy -i "$WORK/boot.fat" "$ROOT/etc/rtbox/image-manifest" ::/manifest.txt
@@ -341,7 +362,7 @@ dd if="$WORK/root.ext4" of="$IMG" bs=512 seek=$p2 conv=notrunc,sparse status=non
 dd if="$WORK/data.ext4" of="$IMG" bs=512 seek=$p3 conv=notrunc,sparse status=none
 dd if=/usr/lib/syslinux/mbr/mbr.bin of="$IMG" bs=440 count=1 conv=notrunc status=none
 cp "$WORK/initrd.gz" "$OUT/initrd.gz"
-cp "$STAGE/boot/vmlinuz-$KVER" "$OUT/vmlinuz"
+cp "$KTREE/boot/vmlinuz-$KVER" "$OUT/vmlinuz"
 
 {
   echo "image_bytes=$(stat -c %s "$IMG")"
