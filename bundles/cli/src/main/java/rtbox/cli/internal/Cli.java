@@ -1,0 +1,84 @@
+package rtbox.cli.internal;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.InvalidSyntaxException;
+import org.osgi.framework.ServiceReference;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+
+import picocli.CommandLine;
+import rtbox.core.Runner;
+
+/**
+ * The command line. bnd's launcher calls a {@code Callable} registered with
+ * {@code main.thread=true} on the JVM's main thread once the framework is up, and
+ * exits with the Integer it returns; the arguments come from the launcher's own
+ * service property {@code launcher.arguments}.
+ */
+@Component(service = Callable.class, property = "main.thread=true")
+public class Cli implements Callable<Integer> {
+    static final int OK = 0, FAIL = 1, ERROR = 2;
+
+    @Reference
+    Runner runner;
+
+    private BundleContext context;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    @Activate
+    void activate(BundleContext context) {
+        this.context = context;
+    }
+
+    @Deactivate
+    void deactivate() {
+        runner.stop();
+        stopped.countDown();
+    }
+
+    @Override
+    public Integer call() {
+        String[] args = launcherArguments();
+        PrintWriter out = new PrintWriter(System.out, true);
+        PrintWriter err = new PrintWriter(System.err, true);
+        CommandLine cl = new CommandLine(new RtboxCommand())
+                .addSubcommand("run", new RunCommand(runner))
+                .addSubcommand("probes", new ProbesCommand(runner))
+                .addSubcommand("serve", new ServeCommand(stopped));
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            err.println("rtbox: error: " + e.getMessage());
+            return ERROR;
+        });
+        cl.setParameterExceptionHandler((e, a) -> {
+            err.println("rtbox: error: " + e.getMessage());
+            e.getCommandLine().usage(err);
+            return ERROR;
+        });
+        int code = cl.execute(args);
+        out.flush();
+        err.flush();
+        return code;
+    }
+
+    private String[] launcherArguments() {
+        try {
+            for (ServiceReference<?> ref : context.getServiceReferences((String) null, "(launcher.arguments=*)")) {
+                Object a = ref.getProperty("launcher.arguments");
+                if (a instanceof String[]) {
+                    return (String[]) a;
+                }
+            }
+        } catch (InvalidSyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+        return new String[0];
+    }
+}

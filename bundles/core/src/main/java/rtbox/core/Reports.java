@@ -1,0 +1,168 @@
+package rtbox.core;
+
+import java.text.SimpleDateFormat;
+import java.util.Date;
+import java.util.Locale;
+import java.util.Map;
+
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonObject;
+
+import rtbox.api.result.Check;
+import rtbox.api.result.Histogram;
+import rtbox.api.result.JvmStall;
+import rtbox.api.result.RunReport;
+import rtbox.api.result.Spike;
+import rtbox.api.result.ThreadResult;
+
+/**
+ * Writes a run report the ways its readers expect: the summary a cyclictest user
+ * recognises, cyclictest's --json file (same keys, so existing parsers read it, plus
+ * rtbox's own figures under "rtbox"), cyclictest's histogram file, and rtbox's
+ * full JSON report.
+ */
+public final class Reports {
+    private static final Gson GSON = new GsonBuilder().setPrettyPrinting().serializeSpecialFloatingPointValues()
+            .create();
+
+    private Reports() {
+    }
+
+    /** The whole report as JSON (schema {@link RunReport#SCHEMA}). */
+    public static String json(RunReport report) {
+        return GSON.toJson(report);
+    }
+
+    /** Reads a report written by {@link #json}. */
+    public static RunReport fromJson(String json) {
+        return GSON.fromJson(json, RunReport.class);
+    }
+
+    /** cyclictest's one line per thread, then rtbox's percentiles, spikes and verdict. */
+    public static String summary(RunReport r) {
+        StringBuilder b = new StringBuilder();
+        for (ThreadResult t : r.result().threads()) {
+            Histogram h = t.latency();
+            b.append(String.format(Locale.ROOT, "T:%2d (%5d) P:%2d I:%d C:%7d Min:%7d Act:%5d Avg:%5d Max:%8d%n",
+                    t.thread(), t.tid(), t.priority(), intervalUs(r), t.cycles(), us(h.minNs()), us(h.maxNs()),
+                    Math.round(h.avgNs() / 1000), us(h.maxNs())));
+        }
+        for (ThreadResult t : r.result().threads()) {
+            Histogram h = t.latency();
+            b.append(String.format(Locale.ROOT,
+                    "# thread %d cpu %d %s/%d: p50 %d us, p99 %d us, p99.9 %d us, max %d us; overflows %d;"
+                            + " missed deadlines %d; corrected p99 %d us, max %d us%n",
+                    t.thread(), t.cpu(), t.policy(), t.priority(), us(h.p50Ns()), us(h.p99Ns()), us(h.p999Ns()),
+                    us(h.maxNs()), h.overflows(), t.missedDeadlines(), us(t.corrected().p99Ns()),
+                    us(t.corrected().maxNs())));
+            for (Spike s : t.spikes()) {
+                b.append(String.format(Locale.ROOT, "#   spike at %.3f s: %d us, %s: %s%n", s.offsetNs() / 1e9,
+                        us(s.latencyNs()), s.cause(), s.detail()));
+            }
+        }
+        long jvmMax = r.jvmStalls().stream().filter(s -> !"hiccup".equals(s.kind())).mapToLong(JvmStall::durationNs)
+                .max().orElse(0);
+        b.append(String.format(Locale.ROOT, "# JVM: %d pauses (longest %d us); hiccup monitor max %d us%n",
+                r.jvmStalls().stream().filter(s -> !"hiccup".equals(s.kind())).count(), us(jvmMax),
+                us(r.jvmHiccups().maxNs())));
+        for (String note : r.result().notes()) {
+            b.append("# ").append(note).append('\n');
+        }
+        for (Check c : r.verdict().checks()) {
+            b.append("# check ").append(c.outcome()).append(": ").append(c.detail()).append('\n');
+        }
+        b.append(r.verdict().outcome()).append(": ").append(r.verdict().reason()).append('\n');
+        return b.toString();
+    }
+
+    private static long intervalUs(RunReport r) {
+        Double i = r.result().figures().get("interval_us");
+        return i == null ? 0 : i.longValue();
+    }
+
+    private static long us(long ns) {
+        return Math.round(ns / 1000.0);
+    }
+
+    /** cyclictest's --json document, with the same keys as rt-tests 2.x writes. */
+    public static String cyclictestJson(RunReport r) {
+        JsonObject root = new JsonObject();
+        root.addProperty("file_version", 1);
+        // rt-tests writes these two keys with a trailing colon; parsers match them as they are.
+        root.addProperty("cmdline:", r.command());
+        root.addProperty("rt_test_version:", "rtbox");
+        root.addProperty("start_time", date(r.startedEpochMs()));
+        root.addProperty("end_time", date(r.endedEpochMs()));
+        root.addProperty("return_code", r.verdict().exitCode());
+        JsonObject sys = new JsonObject();
+        Map<String, String> v = r.system().values();
+        sys.addProperty("sysname", v.getOrDefault("sysname", ""));
+        sys.addProperty("nodename", v.getOrDefault("nodename", ""));
+        sys.addProperty("release", v.getOrDefault("release", ""));
+        sys.addProperty("version", v.getOrDefault("version", ""));
+        sys.addProperty("machine", v.getOrDefault("machine", ""));
+        sys.addProperty("realtime", "1".equals(v.get("realtime")) ? 1 : 0);
+        root.add("sysinfo", sys);
+        root.addProperty("num_threads", r.result().threads().size());
+        root.addProperty("resolution_in_ns", 0);
+        JsonObject threads = new JsonObject();
+        for (ThreadResult t : r.result().threads()) {
+            JsonObject th = new JsonObject();
+            JsonObject hist = new JsonObject();
+            long[] counts = t.latency().counts();
+            for (int i = 0; i < counts.length; i++) {
+                if (counts[i] != 0) {
+                    hist.addProperty(Integer.toString(i), counts[i]);
+                }
+            }
+            th.add("histogram", hist);
+            th.addProperty("cycles", t.cycles());
+            th.addProperty("min", us(t.latency().minNs()));
+            th.addProperty("max", us(t.latency().maxNs()));
+            th.addProperty("avg", Math.round(t.latency().avgNs() / 10.0) / 100.0);
+            th.addProperty("cpu", t.cpu());
+            th.addProperty("node", 0);
+            threads.add(Integer.toString(t.thread()), th);
+        }
+        root.add("thread", threads);
+        root.add("rtbox", GSON.toJsonTree(r));
+        return GSON.toJson(root);
+    }
+
+    /** cyclictest's --histfile: one line per microsecond bucket, a column per thread, then totals. */
+    public static String histogramFile(RunReport r) {
+        StringBuilder b = new StringBuilder("# Histogram\n");
+        int rows = r.result().threads().stream().mapToInt(t -> t.latency().counts().length).max().orElse(0);
+        for (int i = 0; i < rows; i++) {
+            boolean any = false;
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%06d", i));
+            for (ThreadResult t : r.result().threads()) {
+                long[] c = t.latency().counts();
+                long n = i < c.length ? c[i] : 0;
+                any |= n != 0;
+                line.append(String.format(Locale.ROOT, " %06d", n));
+            }
+            if (any) {
+                b.append(line).append('\n');
+            }
+        }
+        b.append("# Total:");
+        r.result().threads().forEach(t -> b.append(String.format(Locale.ROOT, " %09d", t.latency().samples())));
+        b.append("\n# Min Latencies:");
+        r.result().threads().forEach(t -> b.append(String.format(Locale.ROOT, " %05d", us(t.latency().minNs()))));
+        b.append("\n# Avg Latencies:");
+        r.result().threads().forEach(t -> b.append(String.format(Locale.ROOT, " %05d",
+                Math.round(t.latency().avgNs() / 1000))));
+        b.append("\n# Max Latencies:");
+        r.result().threads().forEach(t -> b.append(String.format(Locale.ROOT, " %05d", us(t.latency().maxNs()))));
+        b.append("\n# Histogram Overflows:");
+        r.result().threads().forEach(t -> b.append(String.format(Locale.ROOT, " %05d", t.latency().overflows())));
+        b.append('\n');
+        return b.toString();
+    }
+
+    private static String date(long epochMs) {
+        return new SimpleDateFormat("EEE, dd MMM yyyy HH:mm:ss Z", Locale.ROOT).format(new Date(epochMs));
+    }
+}

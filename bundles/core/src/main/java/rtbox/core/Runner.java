@@ -1,0 +1,39 @@
+package rtbox.core;
+
+import java.util.Set;
+
+import org.osgi.annotation.versioning.ProviderType;
+
+import rtbox.api.RtboxException;
+import rtbox.api.result.RunReport;
+
+/**
+ * Runs probes: one measurement at a time, with the JVM hiccup monitor beside it,
+ * system information, spike attribution and a verdict. Registered as a service by
+ * rtbox.core; the command line, plans and MQTT all run probes through it.
+ */
+@ProviderType
+public interface Runner {
+    /** Names of the probes available now. */
+    Set<String> probes();
+
+    /** Checks a request without running it; names every bad value it finds first. */
+    void check(RunRequest request) throws RtboxException;
+
+    /**
+     * Runs to the end or until {@link #stop()}. Returns a report even for a run that
+     * was stopped (marked incomplete).
+     *
+     * @throws RtboxException when the request is bad or the probe could not measure
+     */
+    RunReport run(RunRequest request, ProgressListener progress) throws RtboxException;
+
+    /** Asks the current run, if any, to stop soon. */
+    void stop();
+
+    /** Receives the progress of a run, from 0.0 to 1.0. */
+    @FunctionalInterface
+    interface ProgressListener {
+        void progress(double fraction);
+    }
+}

@@ -1,0 +1,67 @@
+package rtbox.core.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import rtbox.api.result.JvmStall;
+import rtbox.api.result.Spike;
+import rtbox.api.result.ThreadResult;
+
+/**
+ * Labels each spike with its likely cause, from the evidence the run collected.
+ * A spike is the interval from a deadline to the late wake-up; it is a "JVM pause"
+ * when a safepoint or GC of this JVM overlaps that interval, "seen from another CPU"
+ * when the hiccup monitor stalled at the same time without a safepoint (a stall of
+ * the whole machine, such as a hypervisor's), and "unexplained" otherwise (the
+ * kernel or the hardware).
+ */
+final class Attribution {
+    static final String JVM = "JVM pause";
+    static final String MACHINE = "machine-wide stall";
+    static final String UNEXPLAINED = "unexplained";
+    /** Clock reads and wake-up paths blur window edges by a few microseconds. */
+    private static final long SLACK_NS = 50_000;
+    /** Spikes are reported from this multiple of the thread's median. */
+    static final long SPIKE_FACTOR = 10;
+    static final long MIN_SPIKE_NS = 20_000;
+
+    private Attribution() {
+    }
+
+    static List<Spike> label(ThreadResult thread, List<JvmStall> jvm, List<JvmStall> hiccups) {
+        long threshold = Math.max(MIN_SPIKE_NS, thread.latency().p50Ns() * SPIKE_FACTOR);
+        List<Spike> labelled = new ArrayList<>();
+        for (Spike s : thread.spikes()) {
+            if (s.latencyNs() < threshold) {
+                continue;
+            }
+            long from = s.offsetNs() - s.latencyNs();
+            long to = s.offsetNs();
+            JvmStall pause = overlapping(jvm, from, to);
+            if (pause != null) {
+                labelled.add(s.withCause(JVM, pause.kind() + " " + pause.detail() + ", "
+                        + pause.durationNs() / 1000 + " us"));
+                continue;
+            }
+            JvmStall hiccup = overlapping(hiccups, from, to);
+            if (hiccup != null) {
+                labelled.add(s.withCause(MACHINE, "the JVM monitor thread on another CPU stalled too ("
+                        + hiccup.durationNs() / 1000 + " us) with no safepoint or GC: not this JVM"));
+                continue;
+            }
+            labelled.add(s.withCause(UNEXPLAINED, "no JVM pause, no load event: the kernel or the hardware"));
+        }
+        return labelled;
+    }
+
+    static JvmStall overlapping(List<JvmStall> stalls, long from, long to) {
+        for (JvmStall st : stalls) {
+            long a = st.offsetNs() - SLACK_NS;
+            long b = st.offsetNs() + st.durationNs() + SLACK_NS;
+            if (a <= to && b >= from) {
+                return st;
+            }
+        }
+        return null;
+    }
+}

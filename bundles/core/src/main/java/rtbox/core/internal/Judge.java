@@ -1,0 +1,91 @@
+package rtbox.core.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import rtbox.api.result.Check;
+import rtbox.api.result.JvmStall;
+import rtbox.api.result.ProbeResult;
+import rtbox.api.result.Spike;
+import rtbox.api.result.ThreadResult;
+import rtbox.api.result.Verdict;
+import rtbox.api.result.Verdict.Outcome;
+import rtbox.core.Thresholds;
+
+/**
+ * Turns figures and thresholds into a verdict. A failed check whose worst sample was
+ * a JVM pause proves nothing about the machine, so the run is INCONCLUSIVE, not
+ * FAIL; so is a passed run in which the JVM stalled for longer than its budget.
+ */
+final class Judge {
+    private Judge() {
+    }
+
+    static Verdict judge(ProbeResult r, Thresholds t, List<JvmStall> jvmStalls) {
+        List<Check> checks = new ArrayList<>();
+        long max = 0, p99 = 0, p999 = 0, overflows = 0, missed = 0;
+        Spike worst = null;
+        for (ThreadResult th : r.threads()) {
+            max = Math.max(max, th.latency().maxNs());
+            p99 = Math.max(p99, th.latency().p99Ns());
+            p999 = Math.max(p999, th.latency().p999Ns());
+            overflows += th.latency().overflows();
+            missed += th.missedDeadlines();
+            for (Spike s : th.spikes()) {
+                if (worst == null || s.latencyNs() > worst.latencyNs()) {
+                    worst = s;
+                }
+            }
+        }
+        check(checks, "max_latency_us", t.maxLatencyUs(), max / 1000.0);
+        check(checks, "p99_us", t.p99Us(), p99 / 1000.0);
+        check(checks, "p99.9_us", t.p999Us(), p999 / 1000.0);
+        check(checks, "overflows", t.maxOverflows(), overflows);
+        check(checks, "missed_deadlines", t.maxMissedDeadlines(), missed);
+        long longestJvm = jvmStalls.stream().mapToLong(JvmStall::durationNs).max().orElse(0);
+        if (t.jvmStallBudgetUs() >= 0) {
+            check(checks, "jvm_stall_us", t.jvmStallBudgetUs(), longestJvm / 1000.0);
+        }
+        boolean failed = checks.stream().anyMatch(c -> c.outcome() == Outcome.FAIL && !c.metric().equals("jvm_stall_us"));
+        boolean jvmOverBudget = checks.stream().anyMatch(c -> c.outcome() == Outcome.FAIL && c.metric().equals("jvm_stall_us"));
+        boolean worstIsJvm = worst != null && worst.latencyNs() >= max && Attribution.JVM.equals(worst.cause());
+        if (failed && worstIsJvm) {
+            return new Verdict(Outcome.INCONCLUSIVE, checks, "the worst latency (" + max / 1000 + " us) was a JVM pause ("
+                    + worst.detail() + "), not the machine under test: rerun");
+        }
+        if (failed) {
+            return new Verdict(Outcome.FAIL, checks, failedList(checks));
+        }
+        if (jvmOverBudget) {
+            return new Verdict(Outcome.INCONCLUSIVE, checks, "the JVM stalled for " + longestJvm / 1000
+                    + " us, over the budget of " + t.jvmStallBudgetUs() + " us: rerun");
+        }
+        if (!r.complete()) {
+            return new Verdict(Outcome.INCONCLUSIVE, checks, "the run was stopped before its end");
+        }
+        return new Verdict(Outcome.PASS, checks, checks.isEmpty() ? "no thresholds set" : "all thresholds met");
+    }
+
+    private static String failedList(List<Check> checks) {
+        StringBuilder b = new StringBuilder();
+        for (Check c : checks) {
+            if (c.outcome() == Outcome.FAIL) {
+                b.append(b.length() == 0 ? "" : "; ").append(c.detail());
+            }
+        }
+        return b.toString();
+    }
+
+    private static void check(List<Check> checks, String metric, long threshold, double actual) {
+        if (threshold < 0) {
+            return;
+        }
+        boolean pass = actual <= threshold;
+        checks.add(new Check(metric, threshold, actual, pass ? Outcome.PASS : Outcome.FAIL,
+                metric + " " + fmt(actual) + (pass ? " <= " : " > ") + threshold));
+    }
+
+    private static String fmt(double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : String.format(java.util.Locale.ROOT, "%.1f", v);
+    }
+}

@@ -1,0 +1,183 @@
+package rtbox.core.internal;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+
+import rtbox.api.Probe;
+import rtbox.api.RtboxException;
+import rtbox.api.RunContext;
+import rtbox.api.result.JvmStall;
+import rtbox.api.result.ProbeResult;
+import rtbox.api.result.RunEvent;
+import rtbox.api.result.RunReport;
+import rtbox.api.result.Spike;
+import rtbox.api.result.SystemInfo;
+import rtbox.api.result.ThreadResult;
+import rtbox.api.result.Verdict;
+import rtbox.core.RunRequest;
+import rtbox.core.Runner;
+
+/**
+ * The runner: one probe run at a time, with the hiccup monitor beside it, then
+ * JVM stalls gathered, spikes attributed and the verdict given.
+ */
+@Component(service = Runner.class)
+public class ProbeRunner implements Runner {
+    private final Map<String, Probe> probes = new ConcurrentHashMap<>();
+    private final AtomicBoolean running = new AtomicBoolean();
+    private volatile RunState current;
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    void addProbe(Probe probe, Map<String, Object> properties) {
+        Object name = properties.get(Probe.NAME);
+        if (name != null) {
+            probes.put(name.toString(), probe);
+        }
+    }
+
+    void removeProbe(Probe probe, Map<String, Object> properties) {
+        Object name = properties.get(Probe.NAME);
+        if (name != null) {
+            probes.remove(name.toString(), probe);
+        }
+    }
+
+    @Override
+    public Set<String> probes() {
+        return Collections.unmodifiableSet(new TreeSet<>(probes.keySet()));
+    }
+
+    @Override
+    public void check(RunRequest request) throws RtboxException {
+        probe(request.probe()).validate(request.parameters());
+    }
+
+    private Probe probe(String name) throws RtboxException {
+        Probe probe = probes.get(name);
+        if (probe == null) {
+            throw new RtboxException("probe", "unknown probe '" + name + "': available are "
+                    + (probes.isEmpty() ? "none" : String.join(", ", probes())));
+        }
+        return probe;
+    }
+
+    @Override
+    public void stop() {
+        RunState s = current;
+        if (s != null) {
+            s.stop = true;
+        }
+    }
+
+    @Override
+    public RunReport run(RunRequest request, ProgressListener progress) throws RtboxException {
+        Probe probe = probe(request.probe());
+        probe.validate(request.parameters());
+        if (!running.compareAndSet(false, true)) {
+            throw new RtboxException("run", "another run is in progress: one measurement at a time");
+        }
+        RunState state = new RunState(progress);
+        current = state;
+        try {
+            long startedMs = System.currentTimeMillis();
+            SystemInfo system = SystemInfoCollector.collect();
+            HiccupMonitor monitor = new HiccupMonitor(request.parameters().policy, request.parameters().priority,
+                    request.parameters().cpus);
+            long monitorStart = System.nanoTime();
+            monitor.start(monitorStart);
+            ProbeResult result;
+            try {
+                result = probe.run(request.parameters(), state);
+            } finally {
+                monitor.stop();
+            }
+            long end = System.nanoTime();
+            long start = result.startNanos();
+            List<JvmStall> jvm = new ArrayList<>(SafepointLog.read(SafepointLog.configured(), start, start, end + 1_000_000_000L));
+            List<String> notes = new ArrayList<>(result.notes());
+            if (SafepointLog.configured() == null) {
+                notes.add("no safepoint log (run through the rtbox launcher for one): JVM pauses are known from GC "
+                        + "notifications and the hiccup monitor only");
+            }
+            for (JvmStall gc : monitor.gcs()) {
+                jvm.add(new JvmStall(gc.offsetNs() + monitorStart - start, gc.durationNs(), gc.kind(), gc.detail()));
+            }
+            List<JvmStall> hiccups = new ArrayList<>();
+            if (monitor.offProbeCpus()) {
+                for (JvmStall h : monitor.hiccups()) {
+                    hiccups.add(new JvmStall(h.offsetNs() + monitorStart - start, h.durationNs(), h.kind(), h.detail()));
+                }
+            } else {
+                notes.add("the hiccup monitor shared the probe's CPUs: stalls it saw are not evidence of a machine-wide stall");
+            }
+            notes.addAll(monitor.notes());
+            List<ThreadResult> threads = new ArrayList<>();
+            for (ThreadResult t : result.threads()) {
+                List<Spike> labelled = Attribution.label(t, jvm, hiccups);
+                threads.add(new ThreadResult(t.thread(), t.cpu(), t.tid(), t.policy(), t.priority(), t.cycles(),
+                        t.missedDeadlines(), t.latency(), t.corrected(), labelled, t.spikesDropped()));
+            }
+            ProbeResult attributed = new ProbeResult(result.probe(), result.parameters(), result.clock(),
+                    result.startNanos(), result.durationNs(), result.complete(), threads, result.figures(), notes);
+            List<JvmStall> stalls = new ArrayList<>(jvm);
+            stalls.addAll(hiccups);
+            Verdict verdict = Judge.judge(attributed, request.thresholds(), jvm);
+            return new RunReport(RunReport.SCHEMA, UUID.randomUUID().toString(), startedMs, System.currentTimeMillis(),
+                    request.command(), attributed, monitor.histogram(), stalls, Map.of(), state.events(start), system,
+                    verdict);
+        } finally {
+            current = null;
+            running.set(false);
+        }
+    }
+
+    /** The RunContext a probe sees: stop flag, progress, events. */
+    private static final class RunState implements RunContext {
+        private final ProgressListener listener;
+        private final List<long[]> eventTimes = Collections.synchronizedList(new ArrayList<>());
+        private final List<String[]> eventTexts = Collections.synchronizedList(new ArrayList<>());
+        volatile boolean stop;
+
+        RunState(ProgressListener listener) {
+            this.listener = listener;
+        }
+
+        @Override
+        public boolean stopRequested() {
+            return stop;
+        }
+
+        @Override
+        public void progress(double fraction) {
+            if (listener != null) {
+                listener.progress(fraction);
+            }
+        }
+
+        @Override
+        public synchronized void event(String kind, String detail) {
+            eventTimes.add(new long[] {System.nanoTime()});
+            eventTexts.add(new String[] {kind, detail});
+        }
+
+        synchronized List<RunEvent> events(long startNanos) {
+            List<RunEvent> list = new ArrayList<>();
+            for (int i = 0; i < eventTimes.size(); i++) {
+                list.add(new RunEvent(eventTimes.get(i)[0] - startNanos, eventTexts.get(i)[0], eventTexts.get(i)[1]));
+            }
+            return list;
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package rtbox.core.internal;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import rtbox.api.result.JvmStall;
+
+/**
+ * Reads the JVM's own safepoint log (written by {@code -Xlog:safepoint:file=...:tn},
+ * which the launcher sets), giving the exact windows in which HotSpot stopped every
+ * Java thread: garbage collections, deoptimisation, class redefinition. The
+ * {@code tn} decoration is System.nanoTime(), the probes' clock, so the windows
+ * line up with the samples without conversion.
+ */
+final class SafepointLog {
+    /** System property naming the log file; set by the launcher beside the -Xlog flag. */
+    static final String PROPERTY = "rtbox.safepoint.log";
+
+    // [123456789ns] Safepoint "Cleanup", Time since last: 1 ns, Reaching safepoint: 2 ns, At safepoint: 3 ns, Total: 5 ns
+    private static final Pattern LINE = Pattern.compile(
+            "\\[(\\d+)ns\\].*Safepoint \"([^\"]+)\".*Total: (\\d+) ns");
+
+    private SafepointLog() {
+    }
+
+    static Path configured() {
+        String p = System.getProperty(PROPERTY);
+        return p == null || p.isEmpty() ? null : Path.of(p);
+    }
+
+    /** Safepoints that ended in [fromNanos, toNanos], as stalls relative to {@code startNanos}. */
+    static List<JvmStall> read(Path file, long startNanos, long fromNanos, long toNanos) {
+        List<JvmStall> stalls = new ArrayList<>();
+        if (file == null || !Files.isReadable(file)) {
+            return stalls;
+        }
+        try {
+            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                JvmStall s = parse(line, startNanos);
+                if (s != null) {
+                    long end = startNanos + s.offsetNs() + s.durationNs();
+                    if (end >= fromNanos && end <= toNanos) {
+                        stalls.add(s);
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // A log we cannot read means less evidence, never a failed run.
+        }
+        return stalls;
+    }
+
+    static JvmStall parse(String line, long startNanos) {
+        Matcher m = LINE.matcher(line);
+        if (!m.find()) {
+            return null;
+        }
+        long end = Long.parseLong(m.group(1));
+        long total = Long.parseLong(m.group(3));
+        return new JvmStall(end - total - startNanos, total, "safepoint", m.group(2));
+    }
+}

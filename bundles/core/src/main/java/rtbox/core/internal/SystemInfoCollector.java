@@ -1,0 +1,121 @@
+package rtbox.core.internal;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import rtbox.api.SchedPolicy;
+import rtbox.api.result.SystemInfo;
+import rtbox.os.MonotonicClock;
+import rtbox.os.OsException;
+import rtbox.os.Sched;
+
+/**
+ * What an RT engineer needs to know about the machine to read a result: kernel and
+ * preemption model, clock source, RT throttling, timer slack, CPU, JVM and flags.
+ * Reads /proc and /sys only; a value the machine does not offer is "unknown".
+ */
+final class SystemInfoCollector {
+    private SystemInfoCollector() {
+    }
+
+    static SystemInfo collect() {
+        Map<String, String> v = new LinkedHashMap<>();
+        v.put("sysname", System.getProperty("os.name"));
+        v.put("nodename", read("/proc/sys/kernel/hostname"));
+        v.put("release", read("/proc/sys/kernel/osrelease"));
+        v.put("version", read("/proc/sys/kernel/version"));
+        v.put("machine", System.getProperty("os.arch"));
+        v.put("preemption", preemptionModel(v.get("version")));
+        v.put("realtime", "1".equals(read("/sys/kernel/realtime")) ? "1" : "0");
+        v.put("clocksource", read("/sys/devices/system/clocksource/clocksource0/current_clocksource"));
+        try {
+            v.put("clock_resolution_ns", Long.toString(MonotonicClock.resolutionNanos()));
+        } catch (OsException e) {
+            v.put("clock_resolution_ns", "unknown");
+        }
+        v.put("sched_rt_runtime_us", read("/proc/sys/kernel/sched_rt_runtime_us"));
+        v.put("sched_rt_period_us", read("/proc/sys/kernel/sched_rt_period_us"));
+        v.put("rt_throttling", rtThrottling(v.get("sched_rt_runtime_us"), v.get("sched_rt_period_us")));
+        boolean isoFiles = Files.exists(Path.of("/proc/sys/kernel/iso_cpu"));
+        v.put("sched_iso", Sched.accepts(SchedPolicy.ISO) ? "yes (iso_cpu " + read("/proc/sys/kernel/iso_cpu") + ")"
+                : isoFiles ? "iso_cpu present but policy 4 refused" : "no");
+        try {
+            v.put("timer_slack_ns_default", Long.toString(Sched.getTimerSlackNanos()));
+        } catch (OsException e) {
+            v.put("timer_slack_ns_default", "unknown");
+        }
+        v.put("timer_slack_ns_probe", "1");
+        v.put("cpu_model", cpuInfo("model name"));
+        String flags = " " + cpuInfo("flags") + " ";
+        v.put("tsc_flags", (flags.contains(" constant_tsc ") ? "constant_tsc " : "")
+                + (flags.contains(" nonstop_tsc ") ? "nonstop_tsc" : "").trim());
+        v.put("cpus_online", read("/sys/devices/system/cpu/online"));
+        v.put("cpu_dma_latency", "not set by rtbox");
+        v.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version"));
+        v.put("jvm_flags", String.join(" ", ManagementFactory.getRuntimeMXBean().getInputArguments()));
+        v.put("jvm_safepoint_log", SafepointLog.configured() == null ? "none" : SafepointLog.configured().toString());
+        return new SystemInfo(v);
+    }
+
+    static String rtThrottling(String runtime, String period) {
+        if ("-1".equals(runtime)) {
+            return "off (sched_rt_runtime_us = -1)";
+        }
+        if (runtime.matches("\\d+") && period.matches("\\d+")) {
+            long r = Long.parseLong(runtime), p = Long.parseLong(period);
+            return "on: RT tasks get " + r + " of every " + p + " us; a CPU-bound RT task is stopped for "
+                    + (p - r) / 1000 + " ms every " + p / 1000 + " ms";
+        }
+        return "unknown";
+    }
+
+    static String preemptionModel(String version) {
+        String dynamic = read("/sys/kernel/debug/sched/preempt");
+        if (!"unknown".equals(dynamic)) {
+            int open = dynamic.indexOf('('), close = dynamic.indexOf(')');
+            if (open >= 0 && close > open) {
+                return "PREEMPT_DYNAMIC (" + dynamic.substring(open + 1, close) + ")";
+            }
+        }
+        if (version == null) {
+            return "unknown";
+        }
+        if (version.contains("PREEMPT_RT")) {
+            return "PREEMPT_RT";
+        }
+        if (version.contains("PREEMPT_DYNAMIC")) {
+            return "PREEMPT_DYNAMIC (mode unknown: debugfs not mounted)";
+        }
+        if (version.contains("PREEMPT")) {
+            return "PREEMPT";
+        }
+        return "none or voluntary (no PREEMPT in the version string)";
+    }
+
+    private static String cpuInfo(String key) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"), StandardCharsets.UTF_8)) {
+                int colon = line.indexOf(':');
+                if (colon > 0 && line.substring(0, colon).trim().equals(key)) {
+                    return line.substring(colon + 1).trim();
+                }
+            }
+        } catch (IOException e) {
+            // fall through
+        }
+        return "unknown";
+    }
+
+    static String read(String path) {
+        try {
+            return Files.readString(Path.of(path), StandardCharsets.UTF_8).trim();
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
+    }
+}

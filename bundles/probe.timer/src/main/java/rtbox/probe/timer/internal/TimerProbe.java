@@ -1,0 +1,164 @@
+package rtbox.probe.timer.internal;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.osgi.service.component.annotations.Component;
+
+import rtbox.api.Probe;
+import rtbox.api.RtboxException;
+import rtbox.api.RunContext;
+import rtbox.api.RunParameters;
+import rtbox.api.SchedPolicy;
+import rtbox.api.result.ProbeResult;
+import rtbox.api.result.ThreadResult;
+import rtbox.os.MemoryLock;
+import rtbox.os.OsException;
+import rtbox.os.Sched;
+
+/**
+ * The periodic-timer wake-up probe: cyclictest's job. One measuring thread per
+ * selected CPU sleeps to absolute deadlines on CLOCK_MONOTONIC and records how late
+ * it woke.
+ */
+@Component(service = Probe.class, property = Probe.NAME + "=timer")
+public class TimerProbe implements Probe {
+    static final long MAX_INTERVAL_US = 10_000_000;
+    static final int MAX_HISTOGRAM_US = 1_000_000;
+
+    @Override
+    public void validate(RunParameters p) throws RtboxException {
+        if (p.intervalUs < 1 || p.intervalUs > MAX_INTERVAL_US) {
+            throw new RtboxException("interval", "interval " + p.intervalUs + " us is out of range: use 1 to "
+                    + MAX_INTERVAL_US + " us");
+        }
+        if (p.priority < p.policy.minPriority || p.priority > p.policy.maxPriority) {
+            throw new RtboxException("priority", "priority " + p.priority + " is out of range for SCHED_"
+                    + p.policy + ": use " + p.policy.minPriority + " to " + p.policy.maxPriority);
+        }
+        if (p.durationNs < 0) {
+            throw new RtboxException("duration", "duration " + p.durationNs / 1e9 + " s is negative");
+        }
+        if (p.loops < 0) {
+            throw new RtboxException("loops", "loop count " + p.loops + " is negative");
+        }
+        if (p.warmupNs < 0) {
+            throw new RtboxException("warmup", "warm-up " + p.warmupNs / 1e9 + " s is negative");
+        }
+        if (p.histogramLimitUs < 1 || p.histogramLimitUs > MAX_HISTOGRAM_US) {
+            throw new RtboxException("histogram", "histogram size " + p.histogramLimitUs
+                    + " us is out of range: use 1 to " + MAX_HISTOGRAM_US);
+        }
+        if (p.cpus.length == 0) {
+            throw new RtboxException("cpu", "no CPU selected");
+        }
+        int cpus = Sched.configuredCpus();
+        for (int cpu : p.cpus) {
+            if (cpu < 0 || cpu >= cpus) {
+                throw new RtboxException("cpu", "CPU " + cpu + " does not exist: this machine has CPUs 0 to "
+                        + (cpus - 1));
+            }
+        }
+        if (p.policy == SchedPolicy.ISO && !Sched.accepts(SchedPolicy.ISO)) {
+            throw new RtboxException("policy", "SCHED_ISO is not available: this kernel refuses policy 4 "
+                    + "(SCHED_ISO exists only in -ck kernels); use fifo or rr");
+        }
+    }
+
+    @Override
+    public ProbeResult run(RunParameters p, RunContext context) throws RtboxException {
+        validate(p);
+        boolean locked = false;
+        List<String> notes = new ArrayList<>();
+        if (p.lockMemory) {
+            MemoryLock.lockAll();
+            locked = true;
+            notes.add("memory locked with mlockall(MCL_CURRENT|MCL_FUTURE|MCL_ONFAULT)");
+        }
+        try {
+            return measure(p, context, notes);
+        } finally {
+            if (locked) {
+                try {
+                    MemoryLock.unlockAll();
+                } catch (OsException e) {
+                    notes.add(e.getMessage());
+                }
+            }
+        }
+    }
+
+    private ProbeResult measure(RunParameters p, RunContext context, List<String> notes) throws RtboxException {
+        List<TimerThread> threads = new ArrayList<>();
+        WarmupGate gate = new WarmupGate(p.cpus.length);
+        for (int i = 0; i < p.cpus.length; i++) {
+            threads.add(new TimerThread(i, p.cpus[i], p, gate));
+        }
+        threads.forEach(Thread::start);
+        long startNanos;
+        try {
+            startNanos = gate.awaitWarm(threads);
+        } catch (RtboxException e) {
+            threads.forEach(TimerThread::requestStop);
+            joinAll(threads);
+            throw e;
+        }
+        long expectedNs = p.durationNs > 0 ? p.durationNs : p.loops * p.intervalUs * 1000;
+        boolean stopped = false;
+        while (threads.stream().anyMatch(Thread::isAlive)) {
+            if (!stopped && context.stopRequested()) {
+                threads.forEach(TimerThread::requestStop);
+                stopped = true;
+            }
+            if (expectedNs > 0) {
+                context.progress(Math.min(1.0, (System.nanoTime() - startNanos) / (double) expectedNs));
+            }
+            joinFor(threads, 200);
+        }
+        List<ThreadResult> results = new ArrayList<>();
+        long missed = 0;
+        for (TimerThread t : threads) {
+            if (t.failure() != null) {
+                throw t.failure();
+            }
+            ThreadResult r = t.result();
+            results.add(r);
+            missed += r.missedDeadlines();
+        }
+        if (stopped) {
+            notes.add("stopped early on request");
+        }
+        notes.add("clock: CLOCK_MONOTONIC, clock_nanosleep(TIMER_ABSTIME); latency = wake-up time - deadline");
+        Map<String, Double> figures = new LinkedHashMap<>();
+        figures.put("missed_deadlines", (double) missed);
+        figures.put("interval_us", (double) p.intervalUs);
+        return new ProbeResult("timer", p.toString(), "CLOCK_MONOTONIC", startNanos,
+                System.nanoTime() - startNanos, !stopped, results, figures, notes);
+    }
+
+    private static void joinFor(List<TimerThread> threads, long millis) {
+        for (TimerThread t : threads) {
+            try {
+                t.join(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                threads.forEach(TimerThread::requestStop);
+            }
+            if (t.isAlive()) {
+                return;
+            }
+        }
+    }
+
+    private static void joinAll(List<TimerThread> threads) {
+        for (TimerThread t : threads) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

@@ -1,0 +1,132 @@
+package rtbox.probe.timer.internal;
+
+import rtbox.api.RtboxException;
+import rtbox.api.RunParameters;
+import rtbox.api.SchedPolicy;
+import rtbox.api.result.ThreadResult;
+import rtbox.core.LatencyRecorder;
+import rtbox.os.MonotonicClock;
+import rtbox.os.OsException;
+import rtbox.os.Sched;
+
+/**
+ * One measuring thread, pinned to one CPU. It sets its own affinity, timer slack and
+ * scheduling, warms up by running the very loop it will measure with (so the JIT has
+ * compiled it), then measures. The loop allocates nothing, logs nothing and takes no
+ * lock: its only shared state is the volatile stop flag.
+ */
+final class TimerThread extends Thread {
+    /** Warm-up runs the loop at most this often, to give the JIT enough iterations. */
+    private static final long WARMUP_INTERVAL_NS = 100_000;
+    /** Spikes are kept from this multiple of the warm-up median (reports filter further). */
+    private static final long SPIKE_FACTOR = 5;
+    private static final long MIN_SPIKE_NS = 20_000;
+
+    private final int index;
+    private final int cpu;
+    private final RunParameters parameters;
+    private final WarmupGate gate;
+    private final MonotonicClock clock = new MonotonicClock();
+    private final LatencyRecorder recorder;
+    private volatile boolean stop;
+    private volatile RtboxException failure;
+    private volatile ThreadResult result;
+
+    // Loop state, in fields so that one warmed-up method does both phases.
+    private long intervalNs;
+    private long next;
+    private long cycles;
+
+    TimerThread(int index, int cpu, RunParameters parameters, WarmupGate gate) {
+        super("rtbox-timer-" + cpu);
+        setDaemon(true);
+        this.index = index;
+        this.cpu = cpu;
+        this.parameters = parameters;
+        this.gate = gate;
+        this.recorder = new LatencyRecorder(index, parameters.histogramLimitUs, parameters.intervalUs * 1000);
+    }
+
+    void requestStop() {
+        stop = true;
+    }
+
+    RtboxException failure() {
+        return failure;
+    }
+
+    ThreadResult result() {
+        return result;
+    }
+
+    @Override
+    public void run() {
+        int tid = Sched.gettid();
+        try {
+            Sched.setAffinity(0, cpu);
+            // A SCHED_OTHER thread gets 50 us of timer slack by default, added to every wake-up.
+            Sched.setTimerSlackNanos(1);
+            if (parameters.policy != SchedPolicy.OTHER || parameters.priority != 0) {
+                Sched.setScheduler(0, parameters.policy, parameters.priority);
+            }
+        } catch (OsException e) {
+            failure = e;
+            releaseGate();
+            return;
+        }
+        long warmupEnd = System.nanoTime() + parameters.warmupNs;
+        intervalNs = Math.min(parameters.intervalUs * 1000, WARMUP_INTERVAL_NS);
+        next = System.nanoTime() + intervalNs;
+        while (System.nanoTime() < warmupEnd && !stop) {
+            cycle();
+        }
+        long spikeThreshold = Math.max(MIN_SPIKE_NS, recorder.medianNs() * SPIKE_FACTOR);
+        long start = releaseGate();
+        if (start == 0 || stop) {
+            return;
+        }
+        recorder.reset(start, spikeThreshold);
+        intervalNs = parameters.intervalUs * 1000;
+        next = start + intervalNs;
+        cycles = 0;
+        long loops = parameters.loops > 0 ? parameters.loops : Long.MAX_VALUE;
+        long end = parameters.durationNs > 0 ? start + parameters.durationNs : Long.MAX_VALUE;
+        while (cycles < loops && next <= end && !stop) {
+            cycle();
+        }
+        int priority = 0;
+        String policy = parameters.policy.lowerName();
+        try {
+            policy = Sched.getScheduler(0).lowerName();
+            priority = Sched.getPriority(0);
+        } catch (OsException e) {
+            // The result still carries the requested policy.
+        }
+        result = new ThreadResult(index, cpu, tid, policy, priority, recorder.samples(), recorder.missedDeadlines(),
+                recorder.histogram(), recorder.corrected(), recorder.spikes(), recorder.spikesDropped());
+    }
+
+    /** One period: sleep to the deadline, read the clock, record, step to the next deadline. */
+    private void cycle() {
+        clock.sleepUntil(next);
+        long now = System.nanoTime();
+        recorder.record(now - next, now);
+        cycles++;
+        next += intervalNs;
+        if (now >= next) {
+            // Woke so late that whole periods passed: count them rather than hide them,
+            // and resume at the next deadline still ahead (as cyclictest does).
+            long skipped = (now - next) / intervalNs + 1;
+            recorder.missed(skipped);
+            next += skipped * intervalNs;
+        }
+    }
+
+    private long releaseGate() {
+        try {
+            return gate.warmAndWait();
+        } catch (InterruptedException e) {
+            return 0;
+        }
+    }
+}
