@@ -1,9 +1,11 @@
 /**
  * Native access to the Linux calls a real-time probe needs, through JNA direct
  * mapping: scheduling policy and priority, CPU affinity, memory locking, timer
- * slack and absolute-deadline sleeps on CLOCK_MONOTONIC. Failures become
+ * slack, absolute-deadline sleeps on CLOCK_MONOTONIC and the CPU time stamp counter
+ * ({@link rtbox.os.Tsc}, rdtsc through a small executable stub).
+ * Failures become
  * {@link rtbox.os.OsException}s that name the call and the errno.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.0.0")
+@org.osgi.annotation.versioning.Version("1.1.0")
 package rtbox.os;

@@ -20,6 +20,9 @@ public final class LibC {
     public static final int TIMER_ABSTIME = 1;
     public static final int MCL_CURRENT = 1, MCL_FUTURE = 2, MCL_ONFAULT = 4;
     public static final int PR_SET_TIMERSLACK = 29, PR_GET_TIMERSLACK = 30;
+    public static final int PROT_NONE = 0, PROT_READ = 1, PROT_WRITE = 2, PROT_EXEC = 4;
+    public static final int MAP_PRIVATE = 0x02, MAP_ANONYMOUS = 0x20;
+    public static final int O_RDONLY = 0, O_CLOEXEC = 0x80000;
 
     private LibC() {
     }
@@ -51,4 +54,28 @@ public final class LibC {
     public static native int clock_getres(int clockId, Pointer timespec) throws LastErrorException;
 
     public static native String strerror(int errnum);
+
+    /** Returns MAP_FAILED ((void *) -1) on failure. */
+    public static native Pointer mmap(Pointer addr, NativeLong length, int prot, int flags, int fd, NativeLong offset)
+            throws LastErrorException;
+
+    public static native int mprotect(Pointer addr, NativeLong length, int prot) throws LastErrorException;
+
+    public static native int munmap(Pointer addr, NativeLong length) throws LastErrorException;
+
+    public static native int getpagesize();
+
+    public static native int open(String path, int flags) throws LastErrorException;
+
+    public static native int close(int fd) throws LastErrorException;
+
+    /** ioctl with an integer argument (RTC_IRQP_SET takes the rate by value). */
+    public static native int ioctl(int fd, NativeLong request, NativeLong arg) throws LastErrorException;
+
+    /**
+     * read(2) into preallocated memory. Returns int, not ssize_t: the counts read here are
+     * a few bytes, and an int return keeps a call in a measuring loop free of allocation
+     * (a NativeLong return would be a new object per call).
+     */
+    public static native int read(int fd, Pointer buffer, NativeLong count) throws LastErrorException;
 }
