@@ -42,6 +42,7 @@ public final class LatencyRecorder {
     private long min = Long.MAX_VALUE;
     private long max;
     private long missed;
+    private long last;
     private int spikes;
     private long spikesDropped;
 
@@ -84,11 +85,8 @@ public final class LatencyRecorder {
         }
         long clamped = v > HIGHEST_NS ? HIGHEST_NS : v;
         exact.recordValue(clamped);
-        if (expectedIntervalNs > 0) {
-            corrected.recordValueWithExpectedInterval(clamped, expectedIntervalNs);
-        } else {
-            corrected.recordValue(clamped);
-        }
+        corrected.recordValue(clamped);
+        last = clamped;
         samples++;
         sum += v;
         if (v < min) {
@@ -108,9 +106,17 @@ public final class LatencyRecorder {
         }
     }
 
-    /** Counts periods that a late wake-up skipped entirely (missed deadlines). */
+    /**
+     * Counts periods that the last, late wake-up skipped entirely (missed deadlines),
+     * and adds to the corrected view the latencies those wake-ups would have had:
+     * the last latency less one, two, ... periods.
+     */
     public void missed(long periods) {
         missed += periods;
+        for (long k = 1; k <= periods && expectedIntervalNs > 0; k++) {
+            long v = last - k * expectedIntervalNs;
+            corrected.recordValue(v < 0 ? 0 : v);
+        }
     }
 
     public long samples() {

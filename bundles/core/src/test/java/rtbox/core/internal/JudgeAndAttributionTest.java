@@ -1,0 +1,102 @@
+package rtbox.core.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import rtbox.api.result.CorrectedLatency;
+import rtbox.api.result.Histogram;
+import rtbox.api.result.JvmStall;
+import rtbox.api.result.ProbeResult;
+import rtbox.api.result.Spike;
+import rtbox.api.result.ThreadResult;
+import rtbox.api.result.Verdict.Outcome;
+import rtbox.core.Thresholds;
+
+class JudgeAndAttributionTest {
+    private static ThreadResult thread(long p50, long max, Spike... spikes) {
+        Histogram h = new Histogram(1000, new long[10], 0, 100, 10_000, max, p50, p50, max, max);
+        return new ThreadResult(0, 1, 123, "fifo", 99, 100, 0, h, new CorrectedLatency(100, p50, max, max, max, ""),
+                List.of(spikes), 0);
+    }
+
+    private static ProbeResult result(ThreadResult t) {
+        return new ProbeResult("timer", "", "CLOCK_MONOTONIC", 0, 1_000_000_000, true, List.of(t), Map.of(), List.of());
+    }
+
+    @Test
+    void spikeInsideASafepointIsAJvmPause() {
+        Spike s = new Spike(0, 500_000_000, 2_000_000, "", "");
+        JvmStall safepoint = new JvmStall(498_500_000, 1_200_000, "safepoint", "G1CollectForAllocation");
+        List<Spike> labelled = Attribution.label(thread(50_000, 2_000_000, s), List.of(safepoint), List.of());
+        assertEquals(Attribution.JVM, labelled.get(0).cause());
+    }
+
+    @Test
+    void spikeAwayFromEveryPauseIsUnexplained() {
+        Spike s = new Spike(0, 500_000_000, 2_000_000, "", "");
+        JvmStall earlier = new JvmStall(100_000_000, 1_000_000, "safepoint", "Cleanup");
+        List<Spike> labelled = Attribution.label(thread(50_000, 2_000_000, s), List.of(earlier), List.of());
+        assertEquals(Attribution.UNEXPLAINED, labelled.get(0).cause());
+        assertNull(Attribution.overlapping(List.of(earlier), 498_000_000, 500_000_000));
+    }
+
+    @Test
+    void smallSpikesUnderTenTimesTheMedianAreNotReported() {
+        Spike s = new Spike(0, 500_000_000, 400_000, "", "");
+        assertEquals(0, Attribution.label(thread(50_000, 400_000, s), List.of(), List.of()).size());
+    }
+
+    @Test
+    void failOnMaxLatency() {
+        var v = Judge.judge(result(thread(50_000, 2_000_000)), new Thresholds(1000, -1, -1, -1, -1, -1), List.of());
+        assertEquals(Outcome.FAIL, v.outcome());
+        assertEquals("max_latency_us 2000 > 1000", v.reason());
+    }
+
+    @Test
+    void passUnderThresholds() {
+        var v = Judge.judge(result(thread(50_000, 200_000)), new Thresholds(1000, 500, -1, 0, 0, -1), List.of());
+        assertEquals(Outcome.PASS, v.outcome());
+        assertEquals(4, v.checks().size());
+    }
+
+    @Test
+    void worstSpikeFromTheJvmIsInconclusiveNotFail() {
+        Spike jvm = new Spike(0, 500_000_000, 2_000_000, Attribution.JVM, "safepoint G1");
+        var v = Judge.judge(result(thread(50_000, 2_000_000, jvm)), new Thresholds(1000, -1, -1, -1, -1, -1),
+                List.of());
+        assertEquals(Outcome.INCONCLUSIVE, v.outcome());
+        assertNotNull(v.reason());
+    }
+
+    @Test
+    void jvmStallOverBudgetMakesAPassInconclusive() {
+        var v = Judge.judge(result(thread(50_000, 200_000)), new Thresholds(1000, -1, -1, -1, -1, 1000),
+                List.of(new JvmStall(0, 5_000_000, "safepoint", "x")));
+        assertEquals(Outcome.INCONCLUSIVE, v.outcome());
+    }
+
+    @Test
+    void readsHotSpotSafepointLines() {
+        JvmStall s = SafepointLog.parse("[1000000000ns] Safepoint \"Cleanup\", Time since last: 1 ns, "
+                + "Reaching safepoint: 2 ns, At safepoint: 3 ns, Total: 5000 ns", 999_000_000);
+        assertNotNull(s);
+        assertEquals(995_000, s.offsetNs());
+        assertEquals(5000, s.durationNs());
+        assertEquals("Cleanup", s.detail());
+        assertNull(SafepointLog.parse("garbage", 0));
+    }
+
+    @Test
+    void describesRtThrottling() {
+        assertEquals("off (sched_rt_runtime_us = -1)", SystemInfoCollector.rtThrottling("-1", "1000000"));
+        assertEquals("on: RT tasks get 950000 of every 1000000 us; a CPU-bound RT task is stopped for 50 ms every"
+                + " 1000 ms", SystemInfoCollector.rtThrottling("950000", "1000000"));
+    }
+}
