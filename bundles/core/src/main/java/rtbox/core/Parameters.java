@@ -1,0 +1,153 @@
+package rtbox.core;
+
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import rtbox.api.RtboxException;
+
+/**
+ * Reads a workload's or probe's string parameters with errors that name the key and
+ * the bad value: whole numbers, byte sizes (512, 4k, 1M), durations (8ms, 2s) and
+ * choices. Values given on the command line override defaults (for example from
+ * Config Admin).
+ */
+public final class Parameters {
+    private final String owner;
+    private final Map<String, String> values;
+
+    /** {@code owner} names what the parameters are for in messages ("pipe"). */
+    public Parameters(String owner, Map<String, ?> defaults, Map<String, String> given) {
+        this.owner = owner;
+        this.values = new LinkedHashMap<>();
+        if (defaults != null) {
+            defaults.forEach((k, v) -> {
+                if (v != null && !v.toString().isBlank()) {
+                    values.put(k, v.toString());
+                }
+            });
+        }
+        if (given != null) {
+            values.putAll(given);
+        }
+    }
+
+    public Map<String, String> asMap() {
+        return java.util.Collections.unmodifiableMap(values);
+    }
+
+    /** Fails on any given key not in {@code known}, naming the known ones. */
+    public Parameters only(Map<String, String> given, Collection<String> known) throws RtboxException {
+        Set<String> bad = new TreeSet<>(given.keySet());
+        bad.removeAll(known);
+        if (!bad.isEmpty()) {
+            throw new RtboxException(bad.iterator().next(), owner + ": unknown parameter" + (bad.size() > 1 ? "s " : " ")
+                    + String.join(", ", bad) + ": known are " + String.join(", ", new TreeSet<>(known)));
+        }
+        return this;
+    }
+
+    public String string(String key, String fallback) {
+        String v = values.get(key);
+        return v == null || v.isBlank() ? fallback : v.trim();
+    }
+
+    public long integer(String key, long fallback, long min, long max) throws RtboxException {
+        String v = values.get(key);
+        if (v == null || v.isBlank()) {
+            return fallback;
+        }
+        long n;
+        try {
+            n = Long.parseLong(v.trim());
+        } catch (NumberFormatException e) {
+            throw new RtboxException(key, owner + ": " + key + " '" + v + "' is not a whole number");
+        }
+        return range(key, n, v, min, max);
+    }
+
+    /** A size in bytes: 512, 4k, 64K, 1m, 1M (binary units). */
+    public long bytes(String key, long fallback, long min, long max) throws RtboxException {
+        String v = values.get(key);
+        if (v == null || v.isBlank()) {
+            return fallback;
+        }
+        String t = v.trim().toLowerCase(Locale.ROOT);
+        long unit = 1;
+        if (t.endsWith("ib")) {
+            t = t.substring(0, t.length() - 2);
+        } else if (t.endsWith("b")) {
+            t = t.substring(0, t.length() - 1);
+        }
+        if (t.endsWith("k")) {
+            unit = 1024;
+        } else if (t.endsWith("m")) {
+            unit = 1024 * 1024;
+        } else if (t.endsWith("g")) {
+            unit = 1024L * 1024 * 1024;
+        }
+        if (unit != 1) {
+            t = t.substring(0, t.length() - 1);
+        }
+        long n;
+        try {
+            n = Math.multiplyExact(Long.parseLong(t), unit);
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw new RtboxException(key, owner + ": " + key + " '" + v + "' is not a size such as 512, 4k or 1M");
+        }
+        return range(key, n, v, min, max);
+    }
+
+    /** A duration in nanoseconds: 500us, 8ms, 2s, 1m; no suffix means {@code defaultUnit}. */
+    public long nanos(String key, long fallback, String defaultUnit) throws RtboxException {
+        String v = values.get(key);
+        if (v == null || v.isBlank()) {
+            return fallback;
+        }
+        String t = v.trim().toLowerCase(Locale.ROOT);
+        int i = 0;
+        while (i < t.length() && (Character.isDigit(t.charAt(i)) || t.charAt(i) == '.')) {
+            i++;
+        }
+        String unit = i == t.length() ? defaultUnit : t.substring(i);
+        double mult;
+        switch (unit) {
+            case "ns": mult = 1; break;
+            case "us": mult = 1e3; break;
+            case "ms": mult = 1e6; break;
+            case "s": mult = 1e9; break;
+            case "m": mult = 60e9; break;
+            default:
+                throw new RtboxException(key, owner + ": " + key + " '" + v + "' has an unknown unit: use ns, us, ms, s or m");
+        }
+        try {
+            double n = Double.parseDouble(t.substring(0, i));
+            if (n < 0) {
+                throw new NumberFormatException();
+            }
+            return Math.round(n * mult);
+        } catch (NumberFormatException e) {
+            throw new RtboxException(key, owner + ": " + key + " '" + v + "' is not a duration such as 8ms or 2s");
+        }
+    }
+
+    public String choice(String key, String fallback, String... allowed) throws RtboxException {
+        String v = string(key, fallback).toLowerCase(Locale.ROOT);
+        for (String a : allowed) {
+            if (a.equals(v)) {
+                return a;
+            }
+        }
+        throw new RtboxException(key, owner + ": " + key + " '" + v + "' is not one of " + String.join(", ", allowed));
+    }
+
+    private long range(String key, long n, String v, long min, long max) throws RtboxException {
+        if (n < min || n > max) {
+            throw new RtboxException(key, owner + ": " + key + " " + v + " is out of range: use " + min + " to " + max);
+        }
+        return n;
+    }
+}

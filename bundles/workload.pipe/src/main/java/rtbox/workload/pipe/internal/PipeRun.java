@@ -1,0 +1,368 @@
+package rtbox.workload.pipe.internal;
+
+import java.io.File;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import rtbox.api.RtboxException;
+import rtbox.api.WorkloadHandle;
+import rtbox.os.BytePipe;
+import rtbox.os.OsException;
+import rtbox.os.ProcessUsage;
+import rtbox.os.ThreadSettings;
+import rtbox.os.ThreadUsage;
+
+/**
+ * One running pipe switcher. In one-way mode a writer end writes one byte per
+ * message and a reader end reads it (seed 001); in rtt mode a "ping" end writes a
+ * byte and waits for a "pong" end to send it back on a second pipe. With
+ * ends=processes the second end is a child process ({@code dd bs=1} reading, or
+ * {@code cat} echoing; the JVM must not fork itself) whose pipe ends are handed over
+ * through /proc/self/fd.
+ *
+ * <p>Stop: the first end sees the stop flag between messages and closes its write
+ * end; the second end then reads end of file and leaves. Each end reads its own
+ * getrusage(RUSAGE_THREAD) before and after its loop (a child's comes from /proc).
+ */
+final class PipeRun implements WorkloadHandle {
+    static final String THREAD_PREFIX = "rtbox-pipe-";
+    private static final long STOP_BUDGET_NS = 90_000_000L;
+
+    record Settings(boolean rtt, boolean processes, long count, ThreadSettings threads) {
+    }
+
+    private final Settings s;
+    private final BytePipe forth;
+    private final BytePipe back;
+    private final CountDownLatch ready;
+    private volatile boolean stop;
+    private volatile boolean running;
+    private volatile String error;
+    private Thread first, second;
+    private Process child;
+    private long childPid;
+
+    // Written by each end at its finish, read after join (join gives happens-before).
+    private long firstCount, secondCount, startNs, endNs;
+    private ThreadUsage firstUsage, secondUsage;
+
+    PipeRun(Settings s) throws RtboxException {
+        this.s = s;
+        this.forth = BytePipe.open();
+        BytePipe b = null;
+        try {
+            b = s.rtt ? BytePipe.open() : null;
+        } catch (OsException e) {
+            forth.close();
+            throw e;
+        }
+        this.back = b;
+        this.ready = new CountDownLatch(s.processes ? 1 : 2);
+    }
+
+    void start() throws RtboxException {
+        running = true;
+        if (s.processes) {
+            startChild();
+        } else {
+            second = new Thread(s.rtt ? this::pong : this::reader, THREAD_PREFIX + (s.rtt ? "pong" : "reader"));
+            second.setDaemon(true);
+            second.start();
+        }
+        first = new Thread(s.rtt ? this::ping : this::writer, THREAD_PREFIX + (s.rtt ? "ping" : "writer"));
+        first.setDaemon(true);
+        first.start();
+        try {
+            ready.await(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (error != null) {
+            String why = error;
+            stop();
+            throw new RtboxException("policy", "pipe: cannot set " + s.threads + " on its threads: " + why);
+        }
+    }
+
+    private void startChild() throws RtboxException {
+        ProcessBuilder pb = s.rtt ? new ProcessBuilder("cat") : new ProcessBuilder("dd", "bs=1", "of=/dev/null", "status=none");
+        pb.redirectInput(new File("/proc/self/fd/" + forth.readFd()));
+        pb.redirectOutput(s.rtt ? ProcessBuilder.Redirect.appendTo(new File("/proc/self/fd/" + back.writeFd()))
+                : ProcessBuilder.Redirect.DISCARD);
+        pb.redirectError(ProcessBuilder.Redirect.DISCARD);
+        try {
+            child = pb.start();
+        } catch (IOException e) {
+            close();
+            throw new RtboxException("ends", "pipe: cannot start the child process " + pb.command() + ": " + e.getMessage());
+        }
+        childPid = child.pid();
+        if (s.rtt) {
+            // Only the child may hold the return pipe's write end, or its end of file never comes.
+            back.closeWrite();
+        }
+        try {
+            s.threads.applyTo((int) childPid);
+        } catch (OsException e) {
+            child.destroyForcibly();
+            close();
+            throw e;
+        }
+    }
+
+    // ---- one-way ends ----
+
+    private void writer() {
+        if (!prepare()) {
+            forth.closeWrite();
+            return;
+        }
+        ThreadUsage u0 = usage();
+        long limit = s.count == 0 ? Long.MAX_VALUE : s.count;
+        long n = 0;
+        startNs = System.nanoTime();
+        while (n < limit && !stop) {
+            int r = forth.writeByte();
+            if (r != 1) {
+                fail("write", r);
+                break;
+            }
+            n++;
+        }
+        if (s.processes) {
+            drainThenRecordChild();
+        }
+        firstUsage = usageSince(u0);
+        firstCount = n;
+        forth.closeWrite();
+        if (s.processes) {
+            endNs = System.nanoTime();
+            secondCount = n;
+            running = false;
+        }
+    }
+
+    private void reader() {
+        if (!prepare()) {
+            forth.closeRead();
+            return;
+        }
+        ThreadUsage u0 = usage();
+        long n = 0;
+        while (true) {
+            int r = forth.readByte();
+            if (r == 1) {
+                n++;
+            } else {
+                if (r < 0) {
+                    fail("read", r);
+                    forth.closeRead();
+                }
+                break;
+            }
+        }
+        endNs = System.nanoTime();
+        secondUsage = usageSince(u0);
+        secondCount = n;
+        running = false;
+    }
+
+    // ---- round-trip ends ----
+
+    private void ping() {
+        if (!prepare()) {
+            forth.closeWrite();
+            return;
+        }
+        ThreadUsage u0 = usage();
+        long limit = s.count == 0 ? Long.MAX_VALUE : s.count;
+        long n = 0;
+        startNs = System.nanoTime();
+        while (n < limit && !stop) {
+            int r = forth.writeByte();
+            if (r != 1) {
+                fail("write", r);
+                break;
+            }
+            r = back.readByte();
+            if (r != 1) {
+                fail("read", r);
+                break;
+            }
+            n++;
+        }
+        endNs = System.nanoTime();
+        firstUsage = usageSince(u0);
+        firstCount = n;
+        if (s.processes) {
+            recordChild();
+        }
+        forth.closeWrite();
+        running = false;
+    }
+
+    private void pong() {
+        if (!prepare()) {
+            back.closeWrite();
+            return;
+        }
+        ThreadUsage u0 = usage();
+        long n = 0;
+        while (true) {
+            int r = forth.readByte();
+            if (r != 1) {
+                if (r < 0) {
+                    fail("read", r);
+                }
+                break;
+            }
+            r = back.writeByte();
+            if (r != 1) {
+                fail("write", r);
+                break;
+            }
+            n++;
+        }
+        secondUsage = usageSince(u0);
+        secondCount = n;
+        back.closeWrite();
+    }
+
+    // ---- helpers ----
+
+    /** Applies the settings and waits for the other end, so both loops start together. */
+    private boolean prepare() {
+        try {
+            s.threads.applyToCurrentThread();
+        } catch (OsException e) {
+            error = e.getMessage();
+            stop = true;
+            running = false;
+            ready.countDown();
+            return false;
+        }
+        ready.countDown();
+        try {
+            ready.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        return error == null;
+    }
+
+    private void drainThenRecordChild() {
+        long deadline = System.nanoTime() + 50_000_000L;
+        while (forth.pending() > 0 && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        recordChild();
+    }
+
+    private void recordChild() {
+        try {
+            secondUsage = ProcessUsage.of(childPid);
+        } catch (OsException e) {
+            secondUsage = null;
+        }
+    }
+
+    private void fail(String call, int negErrno) {
+        if (!stop || error == null) {
+            error = BytePipe.failure(call + " on the pipe", negErrno).getMessage();
+        }
+    }
+
+    private static ThreadUsage usage() {
+        try {
+            return ThreadUsage.ofCurrentThread();
+        } catch (OsException e) {
+            return null;
+        }
+    }
+
+    private static ThreadUsage usageSince(ThreadUsage u0) {
+        ThreadUsage u1 = usage();
+        return u0 == null || u1 == null ? null : u1.minus(u0);
+    }
+
+    @Override
+    public boolean active() {
+        return running;
+    }
+
+    @Override
+    public Map<String, Double> stop() {
+        stop = true;
+        long deadline = System.nanoTime() + STOP_BUDGET_NS;
+        join(first, deadline);
+        if (child != null) {
+            try {
+                if (!child.waitFor(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                    child.destroyForcibly();
+                    child.waitFor(10, TimeUnit.MILLISECONDS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        join(second, deadline);
+        close();
+        return figures();
+    }
+
+    private static void join(Thread t, long deadline) {
+        if (t == null) {
+            return;
+        }
+        try {
+            t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void close() {
+        forth.close();
+        if (back != null) {
+            back.close();
+        }
+    }
+
+    /** Last error, if an end failed. */
+    String error() {
+        return error;
+    }
+
+    Map<String, Double> figures() {
+        Map<String, Double> f = new LinkedHashMap<>();
+        double elapsed = endNs > startNs ? (endNs - startNs) / 1e9 : 0;
+        long messages = s.rtt ? 2 * firstCount : secondCount;
+        f.put("elapsed_s", elapsed);
+        f.put("messages", (double) messages);
+        f.put("messages_per_s", elapsed > 0 ? messages / elapsed : 0);
+        if (s.rtt) {
+            f.put("round_trips", (double) firstCount);
+            f.put("round_trips_per_s", elapsed > 0 ? firstCount / elapsed : 0);
+        }
+        ThreadUsage a = firstUsage, b = secondUsage;
+        if (a != null && b != null) {
+            long vol = a.voluntarySwitches + b.voluntarySwitches;
+            long invol = a.involuntarySwitches + b.involuntarySwitches;
+            f.put("voluntary_switches", (double) vol);
+            f.put("involuntary_switches", (double) invol);
+            f.put("switches_per_s", elapsed > 0 ? (vol + invol) / elapsed : 0);
+            f.put("user_s", (a.userNs + b.userNs) / 1e9);
+            f.put("sys_s", (a.systemNs + b.systemNs) / 1e9);
+            String w = s.rtt ? "ping" : "writer", r = s.rtt ? "pong" : "reader";
+            f.put(w + "_cpu_share", elapsed > 0 ? (a.userNs + a.systemNs) / 1e9 / elapsed : 0);
+            f.put(r + "_cpu_share", elapsed > 0 ? (b.userNs + b.systemNs) / 1e9 / elapsed : 0);
+        }
+        f.put("processes", s.processes ? 1.0 : 0.0);
+        f.put("errors", error == null ? 0.0 : 1.0);
+        return f;
+    }
+}
