@@ -3,9 +3,12 @@ package rtbox.core.internal;
 import java.util.ArrayList;
 import java.util.List;
 
+import rtbox.api.RtboxException;
+import rtbox.api.SchedPolicy;
 import rtbox.api.result.JvmStall;
 import rtbox.api.result.Spike;
 import rtbox.api.result.ThreadResult;
+import rtbox.core.RtThrottling;
 
 /**
  * Labels each spike with its likely cause, from the evidence the run collected.
@@ -13,7 +16,8 @@ import rtbox.api.result.ThreadResult;
  * when a safepoint or GC of this JVM overlaps that interval, "seen from another CPU"
  * when the hiccup monitor stalled at the same time without a safepoint (a stall of
  * the whole machine, such as a hypervisor's), and "unexplained" otherwise (the
- * kernel or the hardware).
+ * kernel or the hardware). Before all that, stalls that are RT throttling are named so
+ * ({@link RtThrottling}).
  */
 final class Attribution {
     static final String JVM = "JVM pause";
@@ -29,10 +33,33 @@ final class Attribution {
     }
 
     static List<Spike> label(ThreadResult thread, List<JvmStall> jvm, List<JvmStall> hiccups) {
+        return label(thread, jvm, hiccups, null, 0);
+    }
+
+    /**
+     * As {@link #label(ThreadResult, List, List)}, but first names the spikes that are RT
+     * throttling (the thread at an RT policy, stalls of period - runtime once a period).
+     * Those take precedence: a throttled thread also delays any safepoint it is part of.
+     */
+    static List<Spike> label(ThreadResult thread, List<JvmStall> jvm, List<JvmStall> hiccups,
+            RtThrottling.Settings throttling, long runNs) {
+        SchedPolicy policy = null;
+        try {
+            policy = SchedPolicy.parse(thread.policy());
+        } catch (RtboxException e) {
+            // unknown policy name: no throttling label
+        }
+        List<Spike> spikes = thread.spikes();
+        boolean[] throttled = RtThrottling.matches(spikes, policy, throttling, runNs);
         long threshold = Math.max(MIN_SPIKE_NS, thread.latency().p50Ns() * SPIKE_FACTOR);
         List<Spike> labelled = new ArrayList<>();
-        for (Spike s : thread.spikes()) {
+        for (int i = 0; i < spikes.size(); i++) {
+            Spike s = spikes.get(i);
             if (s.latencyNs() < threshold) {
+                continue;
+            }
+            if (throttled[i]) {
+                labelled.add(RtThrottling.labelled(s, throttling));
                 continue;
             }
             long from = s.offsetNs() - s.latencyNs();

@@ -26,6 +26,7 @@ import rtbox.api.result.Spike;
 import rtbox.api.result.SystemInfo;
 import rtbox.api.result.ThreadResult;
 import rtbox.api.result.Verdict;
+import rtbox.core.RtThrottling;
 import rtbox.core.RunRequest;
 import rtbox.core.Runner;
 
@@ -97,6 +98,7 @@ public class ProbeRunner implements Runner {
                     request.parameters().cpus);
             long monitorStart = System.nanoTime();
             monitor.start(monitorStart);
+            RtThrottling.Settings throttling = RtThrottling.Settings.read();
             ProbeResult result;
             try {
                 result = probe.run(request.parameters(), state);
@@ -125,7 +127,7 @@ public class ProbeRunner implements Runner {
             notes.addAll(monitor.notes());
             List<ThreadResult> threads = new ArrayList<>();
             for (ThreadResult t : result.threads()) {
-                List<Spike> labelled = Attribution.label(t, jvm, hiccups);
+                List<Spike> labelled = Attribution.label(t, jvm, hiccups, throttling, result.durationNs());
                 threads.add(new ThreadResult(t.thread(), t.cpu(), t.tid(), t.policy(), t.priority(), t.cycles(),
                         t.missedDeadlines(), t.latency(), t.corrected(), labelled, t.spikesDropped()));
             }
