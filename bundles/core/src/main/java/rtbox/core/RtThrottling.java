@@ -2,8 +2,6 @@ package rtbox.core;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -31,6 +29,24 @@ public final class RtThrottling {
     private RtThrottling() {
     }
 
+    /**
+     * Reads a /proc or /sys file whole, trimmed. Not with Files.readString: a sysctl file
+     * reports size 0, the JDK then reads it in small pieces, and the kernel's integer
+     * sysctl handlers answer a read at a non-zero offset with end-of-file, so
+     * "950000" came back as "9" (seen on 6.18).
+     */
+    public static String readProc(String path) throws IOException {
+        try (java.io.FileInputStream in = new java.io.FileInputStream(path)) {
+            byte[] buffer = new byte[65536];
+            int n = 0;
+            int r;
+            while (n < buffer.length && (r = in.read(buffer, n, buffer.length - n)) > 0) {
+                n += r;
+            }
+            return new String(buffer, 0, n, StandardCharsets.UTF_8).trim();
+        }
+    }
+
     /** The two kernel settings. {@code runtimeUs} -1 means throttling is off. */
     public record Settings(long runtimeUs, long periodUs) {
         /** Whether RT tasks are throttled: a runtime that is not -1 and below the period. */
@@ -55,10 +71,8 @@ public final class RtThrottling {
         /** Reads /proc/sys/kernel/sched_rt_{runtime,period}_us; null when they cannot be read. */
         public static Settings read() {
             try {
-                long runtime = Long.parseLong(Files.readString(Path.of("/proc/sys/kernel/sched_rt_runtime_us"),
-                        StandardCharsets.US_ASCII).trim());
-                long period = Long.parseLong(Files.readString(Path.of("/proc/sys/kernel/sched_rt_period_us"),
-                        StandardCharsets.US_ASCII).trim());
+                long runtime = Long.parseLong(readProc("/proc/sys/kernel/sched_rt_runtime_us"));
+                long period = Long.parseLong(readProc("/proc/sys/kernel/sched_rt_period_us"));
                 return new Settings(runtime, period);
             } catch (IOException | NumberFormatException e) {
                 return null;

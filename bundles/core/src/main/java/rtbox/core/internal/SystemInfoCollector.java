@@ -113,7 +113,7 @@ final class SystemInfoCollector {
 
     static String read(String path) {
         try {
-            return Files.readString(Path.of(path), StandardCharsets.UTF_8).trim();
+            return rtbox.core.RtThrottling.readProc(path);
         } catch (IOException | RuntimeException e) {
             return "unknown";
         }
