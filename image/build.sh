@@ -18,6 +18,9 @@
 #   RTBOX_DEBIAN_MIRROR  Debian mirror URL (default: taken from the host's apt sources)
 #   RTBOX_SECURITY_MIRROR  Debian security mirror URL (default: from the host's apt sources)
 #   RTBOX_EXTRA_MODULES  extra JDK modules for jlink, comma separated
+#   RTBOX_EXCLUDE_MODULES  JDK modules never linked although jdeps names them (default java.desktop)
+#   RTBOX_JNA_JAR        a JNA jar to put in the image for the self test's JNA check, when the
+#                        appliance jar does not carry JNA itself (optional)
 #   RTBOX_SKIP_HOST_DEPS=1  do not apt-get install host tools
 set -euo pipefail
 
@@ -54,7 +57,7 @@ T0=$(date +%s)
 host_deps() {
   local need=() p
   local pkgs=(qemu-system-x86 qemu-utils qemu-user syslinux syslinux-common mtools dosfstools
-              e2fsprogs fdisk cpio gzip kmod binutils openjdk-17-jdk-headless ca-certificates)
+              e2fsprogs fdisk cpio gzip unzip kmod binutils openjdk-17-jdk-headless ca-certificates)
   for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
   done
@@ -67,7 +70,7 @@ host_deps() {
   fi
 }
 host_deps
-for t in jlink jdeps javac jar mkfs.ext4 mkfs.fat syslinux mcopy sfdisk depmod modprobe readelf cpio qemu-i386; do
+for t in jlink jdeps javac jar unzip mkfs.ext4 mkfs.fat syslinux mcopy sfdisk depmod modprobe readelf cpio qemu-i386; do
   command -v "$t" >/dev/null || die "host tool '$t' not found"
 done
 jlink --version | grep -q '^17\.' || die "host jlink must be JDK 17 (found $(jlink --version))"
@@ -205,25 +208,32 @@ done
 # trimmed Java runtime
 MODULES="java.base,java.logging,java.management,java.naming,java.xml,jdk.unsupported"
 if [ -f "$JAR" ]; then
-  JAR="$(cd "$(dirname "$JAR")" && pwd)/$(basename "$JAR")"
   log "appliance jar: $JAR"
+  # work on a snapshot: the jar may be rebuilt by Maven while this runs
+  cp "$JAR" "$WORK/rtbox.jar"
+  unzip -tq "$WORK/rtbox.jar" >/dev/null 2>&1 || die "$JAR is not a complete jar (being rebuilt? run again)"
+  JAR="$WORK/rtbox.jar"
   JX="$WORK/jarx"; mkdir -p "$JX"
-  (cd "$JX" && jar xf "$JAR") || die "cannot unpack $JAR"
+  (cd "$JX" && unzip -q "$JAR") || die "cannot unpack $JAR"
   jars=("$JAR")
-  while IFS= read -r -d '' j; do jars+=("$j"); done < <(find "$JX" -name '*.jar' -print0)
-  deps="java.base,jdk.unsupported"
-  for j in "${jars[@]}"; do
-    d="$(jdeps --multi-release 17 --ignore-missing-deps --print-module-deps "$j" 2>/dev/null | tail -n1)" \
-      || { log "WARNING: jdeps failed on $(basename "$j"), using the default module list"; d="$MODULES"; }
-    deps="$deps,$d"
-  done
-  MODULES="$deps"
+  while IFS= read -r -d '' j; do jars+=("$j"); done < <(find "$JX" -name '*.jar' -print0 | sort -z)
+  # one jdeps run over the jar and its embedded bundles, so that they resolve each other
+  if d="$(jdeps --multi-release 17 --ignore-missing-deps --print-module-deps "${jars[@]}" 2>"$WORK/jdeps.err" | tail -n1)" \
+     && [ -n "$d" ]; then
+    MODULES="java.base,jdk.unsupported,$d"
+  else
+    log "WARNING: jdeps failed ($(head -n1 "$WORK/jdeps.err")), using the default module list"
+  fi
 else
   log "NOTE: appliance jar $JAR not found: building the image WITHOUT the appliance (placeholder self test only)"
   JAR=""
 fi
 [ -n "${RTBOX_EXTRA_MODULES:-}" ] && MODULES="$MODULES,$RTBOX_EXTRA_MODULES"
-MODULES="$(tr ',' '\n' <<<"$MODULES" | grep -v '^$' | sort -u | paste -sd, -)"
+# java.desktop is left out: only JNA's optional AWT helpers reference it (the guest's JNA check proves
+# JNA works without it), and it would add ~13 MB with native AWT libraries.
+EXCLUDE=",${RTBOX_EXCLUDE_MODULES-java.desktop},"
+MODULES="$(tr ',' '\n' <<<"$MODULES" | grep -v '^$' | sort -u | while read -r m; do
+             case "$EXCLUDE" in *",$m,"*) ;; *) echo "$m" ;; esac; done | paste -sd, -)"
 log "jlink modules: $MODULES"
 jlink --module-path "$JDK/jmods" --add-modules "$MODULES" --vm=client \
       --strip-debug --no-header-files --no-man-pages --compress=2 \
@@ -233,11 +243,38 @@ echo "$MODULES" > "$WORK/modules.txt"
 
 # appliance
 mkdir -p "$ROOT/opt/rtbox/lib" "$ROOT/opt/rtbox/selftest"
+mkdir -p "$ROOT/opt/rtbox/etc" "$ROOT/opt/rtbox/bin"
 if [ -n "$JAR" ]; then
   install -m 0644 "$JAR" "$ROOT/opt/rtbox/lib/rtbox.jar"
   if [ -f "$LAUNCHER" ]; then
     install -m 0755 "$LAUNCHER" "$ROOT/opt/rtbox/bin/rtbox.launcher"
+    # default appliance configuration (copied to /data/rtbox/etc on first boot, then owned by the board)
+    [ -d "$(dirname "$LAUNCHER")/etc" ] && cp -a "$(dirname "$LAUNCHER")/etc/." "$ROOT/opt/rtbox/etc/"
+  else
+    log "NOTE: launcher $LAUNCHER not found: the image starts java -jar directly"
   fi
+fi
+# JNA check fixture: compiled against the JNA the image carries. JNA comes from the appliance jar
+# (flat com/sun/jna or nested jar/jna-*.jar), else from RTBOX_JNA_JAR (then copied into the image).
+JNA_CP=""
+if [ -n "$JAR" ] && [ -f "$WORK/jarx/com/sun/jna/Native.class" ]; then
+  JNA_CP="$JAR"
+elif [ -n "$JAR" ] && j="$(find "$WORK/jarx" -name 'jna-[0-9]*.jar' | head -n1)" && [ -n "$j" ]; then
+  JNA_CP="$j"
+elif [ -n "${RTBOX_JNA_JAR:-}" ]; then
+  [ -f "$RTBOX_JNA_JAR" ] || die "RTBOX_JNA_JAR=$RTBOX_JNA_JAR not found"
+  install -m 0644 "$RTBOX_JNA_JAR" "$ROOT/opt/rtbox/selftest/jna.jar"
+  JNA_CP="$RTBOX_JNA_JAR"
+fi
+if [ -n "$JNA_CP" ]; then
+  unzip -l "$JNA_CP" 2>/dev/null | grep -q 'linux-x86/libjnidispatch.so' || [ "$JNA_CP" = "$JAR" ] \
+    || log "WARNING: $(basename "$JNA_CP") has no linux-x86/libjnidispatch.so"
+  mkdir -p "$WORK/fixture/jna"
+  javac -nowarn --release 8 -cp "$JNA_CP" -d "$WORK/fixture/jna" "$HERE/fixtures/JnaProbe.java" || die "javac JnaProbe failed"
+  jar --create --file "$ROOT/opt/rtbox/selftest/jnaprobe.jar" -C "$WORK/fixture/jna" . || die "jar JnaProbe failed"
+  log "JNA check included ($(basename "$JNA_CP"))"
+else
+  log "NOTE: no JNA available: the image's JNA check is skipped"
 fi
 # self-test fixture (compiled for Java 8 bytecode, runs on anything)
 FX="$WORK/fixture"; mkdir -p "$FX/classes"
