@@ -53,6 +53,15 @@ public final class BlockReader implements AutoCloseable {
         return new BlockReader(path, fd, buffer, blockSize);
     }
 
+    /** Size in bytes of the file or device (lseek to its end). */
+    public long size() throws OsException {
+        try {
+            return LibCIo.lseek64(fd, 0, 2);
+        } catch (LastErrorException e) {
+            throw Native.failure("lseek64(" + path + ", 0, SEEK_END)", e.getErrorCode());
+        }
+    }
+
     public String path() {
         return path;
     }

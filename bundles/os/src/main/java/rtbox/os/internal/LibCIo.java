@@ -31,6 +31,9 @@ public final class LibCIo {
 
     public static native int open(String path, int flags) throws LastErrorException;
 
+    /** off64_t on both architectures (JNA reads i386's edx:eax pair for a long return). */
+    public static native long lseek64(int fd, long offset, int whence) throws LastErrorException;
+
     public static native int close(int fd) throws LastErrorException;
 
     public static native int pread64(int fd, Pointer buf, NativeLong count, long offset) throws LastErrorException;
