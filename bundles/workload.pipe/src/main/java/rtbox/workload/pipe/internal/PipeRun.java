@@ -152,18 +152,21 @@ final class PipeRun implements WorkloadHandle {
         }
         ThreadUsage u0 = usage();
         long n = 0;
-        while (true) {
+        // On a stop the reader leaves without draining the pipe (up to 64 KiB of
+        // one-byte messages would take longer than the stop budget), and closes its
+        // end so that a writer blocked on a full pipe gets EPIPE.
+        while (!stop) {
             int r = forth.readByte();
             if (r == 1) {
                 n++;
             } else {
                 if (r < 0) {
                     fail("read", r);
-                    forth.closeRead();
                 }
                 break;
             }
         }
+        forth.closeRead();
         endNs = System.nanoTime();
         secondUsage = usageSince(u0);
         secondCount = n;
@@ -271,7 +274,7 @@ final class PipeRun implements WorkloadHandle {
     }
 
     private void fail(String call, int negErrno) {
-        if (!stop || error == null) {
+        if (!stop && error == null) {
             error = BytePipe.failure(call + " on the pipe", negErrno).getMessage();
         }
     }
