@@ -28,6 +28,17 @@ public interface Runner {
      */
     RunReport run(RunRequest request, ProgressListener progress) throws RtboxException;
 
+    /** Names of the workloads available now. */
+    Set<String> workloads();
+
+    /**
+     * Runs one workload alone for {@code durationNs} (or until {@link #stop()}, or
+     * until it ends by itself) and returns its figures. A workload swapped meanwhile
+     * is restarted with the same parameters, as in a probe run.
+     */
+    java.util.Map<String, Double> load(LoadSpec load, long durationNs, ProgressListener progress)
+            throws RtboxException;
+
     /** Asks the current run, if any, to stop soon. */
     void stop();
 

@@ -50,6 +50,7 @@ public class Cli implements Callable<Integer> {
         CommandLine cl = new CommandLine(new RtboxCommand())
                 .addSubcommand("run", new RunCommand(runner))
                 .addSubcommand("probes", new ProbesCommand(runner))
+                .addSubcommand("load", new LoadCommand(runner))
                 .addSubcommand("serve", new ServeCommand(context, stopped));
         cl.setOut(out);
         cl.setErr(err);

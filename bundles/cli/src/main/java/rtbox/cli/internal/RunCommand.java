@@ -19,6 +19,7 @@ import rtbox.api.RtboxException;
 import rtbox.api.RunParameters;
 import rtbox.api.SchedPolicy;
 import rtbox.api.result.RunReport;
+import rtbox.core.LoadSpec;
 import rtbox.core.Reports;
 import rtbox.core.RunRequest;
 import rtbox.core.Runner;
@@ -85,6 +86,10 @@ class RunCommand implements Callable<Integer> {
     long jvmStallBudgetUs = 1000;
     @Option(names = {"-o", "--option"}, paramLabel = "KEY=VALUE", description = "A probe-specific option.")
     List<String> options = new ArrayList<>();
+    @Option(names = "--load", paramLabel = "NAME[:K=V,...]", description = "Load the machine while measuring: "
+            + "a workload and its parameters, e.g. pipe:mode=rtt or blockio:path=/dev/sda,bs=512 (repeatable; "
+            + "see `rtbox load --help`).")
+    List<String> loads = new ArrayList<>();
     @Option(names = "--help", usageHelp = true, description = "Show this help.")
     boolean help;
 
@@ -120,6 +125,7 @@ class RunCommand implements Callable<Integer> {
             err.flush();
         }
         out.print(Reports.summary(r));
+        out.print(LoadFigures.format(r.workloads(), r.events()));
         out.flush();
         try {
             write(json, Reports.cyclictestJson(r));
@@ -170,8 +176,12 @@ class RunCommand implements Callable<Integer> {
             b.option(o.substring(0, eq), o.substring(eq + 1));
         }
         String cmd = "rtbox run " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
+        List<LoadSpec> specs = new ArrayList<>();
+        for (String l : loads) {
+            specs.add(LoadSpec.parse(l));
+        }
         return new RunRequest(probe, b.build(), new Thresholds(maxLatencyUs, maxP99Us, maxP999Us, maxOverflows,
-                maxMissed, jvmStallBudgetUs), cmd);
+                maxMissed, jvmStallBudgetUs), cmd, specs);
     }
 
     /** CPUs for the measuring threads, as cyclictest assigns them. */

@@ -18,6 +18,7 @@ import org.osgi.service.component.annotations.ReferencePolicy;
 import rtbox.api.Probe;
 import rtbox.api.RtboxException;
 import rtbox.api.RunContext;
+import rtbox.api.Workload;
 import rtbox.api.result.JvmStall;
 import rtbox.api.result.ProbeResult;
 import rtbox.api.result.RunEvent;
@@ -27,6 +28,7 @@ import rtbox.api.result.SystemInfo;
 import rtbox.api.result.ThreadResult;
 import rtbox.api.result.Verdict;
 import rtbox.core.RtThrottling;
+import rtbox.core.LoadSpec;
 import rtbox.core.RunRequest;
 import rtbox.core.Runner;
 
@@ -39,6 +41,80 @@ public class ProbeRunner implements Runner {
     private final Map<String, Probe> probes = new ConcurrentHashMap<>();
     private final AtomicBoolean running = new AtomicBoolean();
     private volatile RunState current;
+    private final Map<String, Workload> workloads = new ConcurrentHashMap<>();
+    private volatile LoadSet loads;
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    void addWorkload(Workload workload, Map<String, Object> properties) {
+        Object name = properties.get(Workload.NAME);
+        if (name != null) {
+            workloads.put(name.toString(), workload);
+            LoadSet l = loads;
+            if (l != null) {
+                l.added(name.toString(), workload);
+            }
+        }
+    }
+
+    void removeWorkload(Workload workload, Map<String, Object> properties) {
+        Object name = properties.get(Workload.NAME);
+        if (name != null) {
+            workloads.remove(name.toString(), workload);
+            LoadSet l = loads;
+            if (l != null) {
+                // Stops the instance now, while its bundle's classes are still there.
+                l.removed(name.toString(), workload);
+            }
+        }
+    }
+
+    @Override
+    public Set<String> workloads() {
+        return Collections.unmodifiableSet(new TreeSet<>(workloads.keySet()));
+    }
+
+    private String workloadNames() {
+        return workloads.isEmpty() ? "none" : String.join(", ", workloads());
+    }
+
+    @Override
+    public Map<String, Double> load(LoadSpec load, long durationNs, ProgressListener progress) throws RtboxException {
+        if (durationNs <= 0) {
+            throw new RtboxException("duration", "a workload run alone needs a duration (-D 5s)");
+        }
+        if (!running.compareAndSet(false, true)) {
+            throw new RtboxException("run", "another run is in progress: one measurement at a time");
+        }
+        RunState state = new RunState(progress);
+        current = state;
+        LoadSet set = new LoadSet(List.of(load), state);
+        try {
+            loads = set;
+            set.start(workloads, this::workloadNames);
+            long start = System.nanoTime();
+            long end = start + durationNs;
+            long now;
+            while ((now = System.nanoTime()) < end && !state.stop) {
+                state.progress((double) (now - start) / durationNs);
+                java.util.concurrent.locks.LockSupport.parkNanos(Math.min(end - now, 50_000_000L));
+            }
+            Map<String, Map<String, Double>> f = set.stopAll();
+            Map<String, Double> out = new java.util.LinkedHashMap<>();
+            for (Map.Entry<String, Map<String, Double>> e : f.entrySet()) {
+                String prefix = e.getKey().equals(load.name()) ? "" : e.getKey() + ".";
+                for (Map.Entry<String, Double> v : e.getValue().entrySet()) {
+                    out.put(prefix + v.getKey(), v.getValue());
+                }
+            }
+            out.put("swaps", (double) state.count("swap"));
+            return out;
+        } finally {
+            loads = null;
+            set.stopAll();
+            current = null;
+            running.set(false);
+        }
+    }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
     void addProbe(Probe probe, Map<String, Object> properties) {
@@ -63,6 +139,12 @@ public class ProbeRunner implements Runner {
     @Override
     public void check(RunRequest request) throws RtboxException {
         probe(request.probe()).validate(request.parameters());
+        for (LoadSpec l : request.loads()) {
+            if (!workloads.containsKey(l.name())) {
+                throw new RtboxException("load", "unknown workload '" + l.name() + "': available are "
+                        + workloadNames());
+            }
+        }
     }
 
     private Probe probe(String name) throws RtboxException {
@@ -100,8 +182,18 @@ public class ProbeRunner implements Runner {
             monitor.start(monitorStart);
             RtThrottling.Settings throttling = RtThrottling.Settings.read();
             ProbeResult result;
+            LoadSet set = new LoadSet(request.loads(), state);
+            Map<String, Map<String, Double>> loadFigures;
             try {
-                result = probe.run(request.parameters(), state);
+                // Loads start before the probe's warm-up and stop after its last cycle.
+                loads = set;
+                set.start(workloads, this::workloadNames);
+                try {
+                    result = probe.run(request.parameters(), state);
+                } finally {
+                    loads = null;
+                    loadFigures = set.stopAll();
+                }
             } finally {
                 monitor.stop();
             }
@@ -137,7 +229,7 @@ public class ProbeRunner implements Runner {
             stalls.addAll(hiccups);
             Verdict verdict = Judge.judge(attributed, request.thresholds(), jvm);
             return new RunReport(RunReport.SCHEMA, UUID.randomUUID().toString(), startedMs, System.currentTimeMillis(),
-                    request.command(), attributed, monitor.histogram(), stalls, Map.of(), state.events(start), system,
+                    request.command(), attributed, monitor.histogram(), stalls, loadFigures, state.events(start), system,
                     verdict);
         } finally {
             current = null;
@@ -172,6 +264,10 @@ public class ProbeRunner implements Runner {
         public synchronized void event(String kind, String detail) {
             eventTimes.add(new long[] {System.nanoTime()});
             eventTexts.add(new String[] {kind, detail});
+        }
+
+        synchronized long count(String kind) {
+            return eventTexts.stream().filter(t -> t[0].equals(kind)).count();
         }
 
         synchronized List<RunEvent> events(long startNanos) {
