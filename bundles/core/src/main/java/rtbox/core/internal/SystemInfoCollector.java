@@ -13,6 +13,7 @@ import rtbox.api.result.SystemInfo;
 import rtbox.os.MonotonicClock;
 import rtbox.os.OsException;
 import rtbox.os.Sched;
+import rtbox.os.Tsc;
 
 /**
  * What an RT engineer needs to know about the machine to read a result: kernel and
@@ -51,9 +52,17 @@ final class SystemInfoCollector {
         }
         v.put("timer_slack_ns_probe", "1");
         v.put("cpu_model", cpuInfo("model name"));
-        String flags = " " + cpuInfo("flags") + " ";
-        v.put("tsc_flags", (flags.contains(" constant_tsc ") ? "constant_tsc " : "")
-                + (flags.contains(" nonstop_tsc ") ? "nonstop_tsc" : "").trim());
+        String tscFlags = Tsc.cpuFlags();
+        v.put("tsc_flags", tscFlags);
+        v.put("tsc_invariant", Tsc.invariant(tscFlags) ? "yes (constant_tsc nonstop_tsc)"
+                : "no: " + Tsc.invarianceWarning(tscFlags));
+        try (Tsc tsc = Tsc.open()) {
+            v.put("tsc_clock", tsc.clock() + (tsc.isTsc() ? "" : ": " + tsc.fallbackReason()));
+            v.put("tsc_hz", tsc.isTsc() ? String.format(java.util.Locale.ROOT, "%.0f", tsc.hz()) : "n/a");
+            v.put("tsc_calibration", tsc.isTsc() ? String.format(java.util.Locale.ROOT,
+                    "against CLOCK_MONOTONIC, 5 x 40 ms, spread %.1e", tsc.calibrationSpread()) : "n/a");
+            v.put("tsc_read_path", tsc.callPath());
+        }
         v.put("cpus_online", read("/sys/devices/system/cpu/online"));
         v.put("cpu_dma_latency", "not set by rtbox");
         v.put("jvm", System.getProperty("java.vm.name") + " " + System.getProperty("java.vm.version"));

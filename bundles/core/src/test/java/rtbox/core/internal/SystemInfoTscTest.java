@@ -1,0 +1,24 @@
+package rtbox.core.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+import rtbox.api.result.SystemInfo;
+import rtbox.core.RtThrottling;
+
+class SystemInfoTscTest {
+    @Test
+    void recordsTheClockItsRateAndTheRealThrottlingSettings() throws Exception {
+        SystemInfo info = SystemInfoCollector.collect();
+        assertEquals("TSC (rdtsc)", info.get("tsc_clock"));
+        assertTrue(Double.parseDouble(info.get("tsc_hz")) > 1e8, info.get("tsc_hz"));
+        assertTrue(info.get("tsc_flags").contains("tsc"), info.get("tsc_flags"));
+        assertTrue(!info.get("tsc_invariant").isEmpty());
+        // A sysctl read in pieces came back as its first digit ("9" for 950000).
+        assertEquals(RtThrottling.readProc("/proc/sys/kernel/sched_rt_runtime_us"), info.get("sched_rt_runtime_us"));
+        assertTrue(info.get("sched_rt_runtime_us").length() > 1 || info.get("sched_rt_runtime_us").equals("0"),
+                info.get("sched_rt_runtime_us"));
+    }
+}
