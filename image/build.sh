@@ -15,6 +15,9 @@
 #   RTBOX_IMAGE_CACHE    download cache (default: image/.cache)
 #   RTBOX_IMAGE_OUT      output folder (default: image/out)
 #   RTBOX_APT_UPDATE     auto (default: refresh package lists older than 24 h) | always | never
+#   RTBOX_DEBS_LOCK      a manifest.txt of an earlier build: use exactly its package versions
+#                        (and check their sha256); with the .debs in the cache no network is needed
+#   RTBOX_PRUNE_CACHE=0  keep cached packages this build does not use
 #   RTBOX_DEBIAN_MIRROR  Debian mirror URL (default: taken from the host's apt sources)
 #   RTBOX_SECURITY_MIRROR  Debian security mirror URL (default: from the host's apt sources)
 #   RTBOX_EXTRA_MODULES  extra JDK modules for jlink, comma separated
@@ -127,20 +130,39 @@ if [ "$need_update" = 1 ]; then
   apt-get update -qq > "$APTDIR/update.log" 2>&1 || { cat "$APTDIR/update.log" >&2; die "apt-get update for i386 failed"; }
 fi
 
-# Fetch one package (newest candidate) into the cache unless it is already there.
-# Prints the path of the .deb.
+# Versions: the newest candidate, or the version a lock file names (RTBOX_DEBS_LOCK: a manifest.txt
+# of an earlier build; its "DEB package version sha256" lines pin the packages and their files).
+LOCK="${RTBOX_DEBS_LOCK:-}"
+if [ -n "$LOCK" ]; then
+  [ -f "$LOCK" ] || die "RTBOX_DEBS_LOCK=$LOCK not found"
+  LOCK="$(cd "$(dirname "$LOCK")" && pwd)/$(basename "$LOCK")"
+  log "package versions pinned by $LOCK"
+fi
+locked() { [ -n "$LOCK" ] && awk -v p="$1" -v f="$2" '$1=="DEB" && $2==p {print $f; exit}' "$LOCK"; }
+
+# Fetch one package into the cache unless it is already there; prints the path of the .deb.
 fetch_deb() {
-  local pkg="$1" ver fn arch
-  ver="$(apt-cache policy "$pkg" 2>/dev/null | awk '/Candidate:/{print $2}')"
-  [ -n "$ver" ] && [ "$ver" != "(none)" ] || die "package $pkg not found for i386 in $SUITE"
-  arch="$(apt-cache show "$pkg=$ver" | awk '/^Architecture:/{print $2; exit}')"
-  fn="${pkg}_${ver//:/%3a}_${arch}.deb"     # the name apt-get download gives it
-  if [ ! -s "$DEBS/$fn" ]; then
+  local pkg="$1" ver fn arch sum want f
+  ver="$(locked "$pkg" 3)"
+  if [ -z "$ver" ]; then
+    [ -n "$LOCK" ] && die "$pkg is not pinned in $LOCK"
+    ver="$(apt-cache policy "$pkg" 2>/dev/null | awk '/Candidate:/{print $2}')"
+    [ -n "$ver" ] && [ "$ver" != "(none)" ] || die "package $pkg not found for i386 in $SUITE"
+  fi
+  fn=""
+  for f in "$DEBS/${pkg}_${ver//:/%3a}_"*.deb; do [ -s "$f" ] && fn="$(basename "$f")"; done
+  if [ -z "$fn" ]; then
+    arch="$(apt-cache show "$pkg=$ver" 2>/dev/null | awk '/^Architecture:/{print $2; exit}')"
+    [ -n "$arch" ] || die "$pkg $ver is not in the package lists of $MIRROR (pinned versions that left the mirror: use a snapshot.debian.org URL as RTBOX_DEBIAN_MIRROR/RTBOX_SECURITY_MIRROR, or a cache that has the file)"
+    fn="${pkg}_${ver//:/%3a}_${arch}.deb"     # the name apt-get download gives it
     log "download $pkg $ver"
     (cd "$DEBS" && apt-get download -qq "$pkg=$ver" 2>&1 | grep -v 'unsandboxed' >&2 || true)
     [ -s "$DEBS/$fn" ] || die "download of $pkg=$ver failed"
   fi
-  printf '%s\t%s\t%s\n' "$pkg" "$ver" "$fn" >> "$WORK/manifest.tsv"
+  sum="$(sha256sum "$DEBS/$fn" | cut -d' ' -f1)"
+  want="$(locked "$pkg" 4)"
+  [ -z "$want" ] || [ "$want" = "$sum" ] || die "$fn: sha256 $sum differs from $want pinned in $LOCK"
+  printf '%s\t%s\t%s\t%s\n' "$pkg" "$ver" "$fn" "$sum" >> "$WORK/manifest.tsv"
   echo "$DEBS/$fn"
 }
 
@@ -148,7 +170,11 @@ rm -rf "$WORK"
 mkdir -p "$WORK"
 : > "$WORK/manifest.tsv"
 
-KPKG="$(apt-cache depends linux-image-686 | awk '/Depends: linux-image-[0-9]/{print $2; exit}')"
+if [ -n "$LOCK" ]; then
+  KPKG="$(awk '$1=="DEB" && $2 ~ /^linux-image-[0-9]/ {print $2; exit}' "$LOCK")"
+else
+  KPKG="$(apt-cache depends linux-image-686 | awk '/Depends: linux-image-[0-9]/{print $2; exit}')"
+fi
 [ -n "$KPKG" ] || die "cannot resolve linux-image-686 to a kernel package"
 PKGS=(busybox-static "$KPKG" openjdk-17-jdk-headless libc6 libgcc-s1 libstdc++6 zlib1g)
 # Big packages (kernel, JDK) are unpacked once per version into the cache; small ones into STAGE.
@@ -175,10 +201,11 @@ for p in "${PKGS[@]}"; do
   esac
 done
 # old downloads and unpacked trees (previous versions) pile up: keep only what this build used
-for f in "$DEBS"/*.deb; do
+# (RTBOX_PRUNE_CACHE=0 keeps everything, e.g. a cache that holds several releases' packages)
+[ "${RTBOX_PRUNE_CACHE:-1}" = 1 ] && for f in "$DEBS"/*.deb; do
   cut -f3 "$WORK/manifest.tsv" | grep -qxF "$(basename "$f")" || { log "drop stale cache file $(basename "$f")"; rm -f "$f"; }
 done
-for t in "$TREES"/*/; do
+[ "${RTBOX_PRUNE_CACHE:-1}" = 1 ] && for t in "$TREES"/*/; do
   [ -d "$t" ] || continue
   cut -f3 "$WORK/manifest.tsv" | grep -qxF "$(basename "$t").deb" || { log "drop stale tree $(basename "$t")"; rm -rf "$t"; }
 done
@@ -332,7 +359,7 @@ GITREV="$(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo none)"
   echo "KERNEL=$KVER"
   echo "JLINK_MODULES=$MODULES"
   echo "APPLIANCE_JAR=$([ -n "$JAR" ] && sha256sum "$JAR" | cut -c1-16 || echo none)"
-  awk -F'\t' '{print "DEB " $1 " " $2}' "$WORK/manifest.tsv"
+  awk -F'\t' '{print "DEB " $1 " " $2 " " $4}' "$WORK/manifest.tsv"
 } > "$ROOT/etc/rtbox/image-manifest"
 cp "$ROOT/etc/rtbox/image-manifest" "$OUT/manifest.txt"
 
