@@ -24,6 +24,8 @@ import rtbox.core.Reports;
 import rtbox.core.RunRequest;
 import rtbox.core.Runner;
 import rtbox.core.Thresholds;
+import rtbox.report.HtmlReport;
+import rtbox.report.ReportCell;
 
 /**
  * {@code rtbox run PROBE}: runs one probe with cyclictest's option names where they
@@ -70,6 +72,8 @@ class RunCommand implements Callable<Integer> {
     Path json;
     @Option(names = "--report", paramLabel = "FILE", description = "Write rtbox's full JSON report to FILE.")
     Path report;
+    @Option(names = "--html", paramLabel = "FILE", description = "Write an HTML report with plots to FILE.")
+    Path html;
     @Option(names = "--warmup", paramLabel = "TIME", description = "Warm-up before measuring (default 1s).")
     String warmup = "1s";
     @Option(names = "--max-latency", paramLabel = "US", description = "FAIL if any wake-up is later than US.")
@@ -131,6 +135,10 @@ class RunCommand implements Callable<Integer> {
             write(json, Reports.cyclictestJson(r));
             write(report, Reports.json(r));
             write(histfile, Reports.histogramFile(r));
+            if (html != null) {
+                write(html, HtmlReport.render("rtbox " + probe, r.verdict().outcome() + ": " + r.verdict().reason(),
+                        List.of(new ReportCell(probe, r))));
+            }
         } catch (IOException e) {
             err.println("rtbox: error: cannot write a result file: " + e.getMessage());
             return Cli.ERROR;
@@ -175,7 +183,7 @@ class RunCommand implements Callable<Integer> {
             }
             b.option(o.substring(0, eq), o.substring(eq + 1));
         }
-        String cmd = "rtbox run " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
+        String cmd = "rtbox " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
         List<LoadSpec> specs = new ArrayList<>();
         for (String l : loads) {
             specs.add(LoadSpec.parse(l));

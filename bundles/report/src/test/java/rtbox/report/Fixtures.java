@@ -1,0 +1,46 @@
+package rtbox.report;
+
+import java.util.List;
+import java.util.Map;
+
+import rtbox.api.result.CorrectedLatency;
+import rtbox.api.result.Histogram;
+import rtbox.api.result.ProbeResult;
+import rtbox.api.result.RunReport;
+import rtbox.api.result.Spike;
+import rtbox.api.result.SystemInfo;
+import rtbox.api.result.ThreadResult;
+import rtbox.api.result.Verdict;
+
+/** A two-CPU run with spikes of three causes, as a report would receive it. */
+final class Fixtures {
+    private Fixtures() {
+    }
+
+    static ThreadResult thread(int index, int cpu, List<Spike> spikes) {
+        long[] counts = new long[200];
+        for (int i = 40; i < 120; i++) {
+            counts[i] = Math.max(1, 5000 / (1 + Math.abs(i - 60 - 10 * index)));
+        }
+        long n = 0;
+        for (long c : counts) {
+            n += c;
+        }
+        Histogram h = new Histogram(1000, counts, 3, n + 3, 40_000, 51_000_000, 62_000, 60_000, 110_000, 119_000);
+        return new ThreadResult(index, cpu, 1000 + index, "fifo", 99, n + 3, 2, h,
+                new CorrectedLatency(n + 5, 60_000, 110_000, 119_000, 51_000_000, ""), spikes, 0);
+    }
+
+    static RunReport report(String command) {
+        List<Spike> spikes0 = List.of(new Spike(0, 1_000_000_000L, 49_000_000, "RT throttling", "950000 of 1000000"),
+                new Spike(0, 2_000_000_000L, 51_000_000, "RT throttling", "950000 of 1000000"),
+                new Spike(0, 2_500_000_000L, 3_000_000, "JVM pause", "safepoint G1"));
+        List<Spike> spikes1 = List.of(new Spike(1, 1_500_000_000L, 900_000, "unexplained", "kernel or hardware"));
+        ProbeResult r = new ProbeResult("timer", "", "CLOCK_MONOTONIC", 0, 3_000_000_000L, true,
+                List.of(thread(0, 0, spikes0), thread(1, 1, spikes1)), Map.of("interval_us", 1000.0), List.of("a note"));
+        return new RunReport(RunReport.SCHEMA, "run-1", 0, 3000, command, r,
+                new Histogram(1000, new long[10], 0, 0, 0, 0, 0, 0, 0, 0), List.of(), Map.of(), List.of(),
+                new SystemInfo(Map.of("release", "6.1.0", "preemption", "PREEMPT_RT", "cpu_model", "Pentium III")),
+                new Verdict(Verdict.Outcome.FAIL, List.of(), "max_latency_us 51000 > 1000 <&>"));
+    }
+}
