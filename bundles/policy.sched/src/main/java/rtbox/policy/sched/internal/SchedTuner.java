@@ -1,0 +1,387 @@
+package rtbox.policy.sched.internal;
+
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Modified;
+import org.osgi.service.metatype.annotations.Designate;
+
+import rtbox.api.Policy;
+import rtbox.api.PolicyHandle;
+import rtbox.api.RtboxException;
+import rtbox.api.RunContext;
+import rtbox.api.SchedPolicy;
+import rtbox.core.Parameters;
+import rtbox.os.OsException;
+import rtbox.os.Sched;
+
+/**
+ * The scheduling tuner (seed 004). Where the kernel has SCHED_ISO (policy 4 accepted,
+ * /proc/sys/kernel/iso_cpu and iso_period present) it runs the probe threads at
+ * SCHED_ISO and sets iso_cpu. On a mainline kernel it says that ISO is absent and
+ * offers the nearest thing: SCHED_FIFO (or RR) at a priority, with RT throttling
+ * (sched_rt_runtime_us of sched_rt_period_us) as the analogue of iso_cpu's share.
+ * It also sets nice and timer slack of the run's thread (which the probe and load
+ * threads started by it inherit) and, only when asked, holds /dev/cpu_dma_latency
+ * open for the run. Kernel settings are recorded in a state file, synced, before
+ * they are changed; closing the handle puts them back, and so does the next
+ * activation if a run died with the file still there.
+ */
+@Component(service = Policy.class, property = Policy.NAME + "=sched", immediate = true,
+        configurationPid = "rtbox.policy.sched", configurationPolicy = ConfigurationPolicy.OPTIONAL)
+@Designate(ocd = TunerConfig.class)
+public class SchedTuner implements Policy {
+    /** The settings a run may give. */
+    static final List<String> KEYS = List.of("policy", "priority", "iso_cpu", "rt_runtime_us", "nice",
+            "timer_slack_ns", "cpu_dma_latency_us");
+    /** Key of {@link PolicyHandle#changes()} giving the measuring threads' policy: "REQUESTED -> POLICY/PRIORITY". */
+    static final String THREAD_POLICY = "thread.policy";
+
+    private final Path kernel;
+    private final BooleanSupplier isoAccepted;
+    private final Path dmaDevice;
+    /** The root cpu cgroup's RT runtime (RT group scheduling on cgroup v1), or null. */
+    private final Path rootGroup;
+    private final AtomicBoolean busy = new AtomicBoolean();
+    private volatile StateFile state;
+    private volatile SchedPolicy fallbackPolicy = SchedPolicy.FIFO;
+    private volatile int fallbackPriority = 50;
+    /** What activation restored, for the log and the tests. */
+    private final List<String> restoredAtStart = Collections.synchronizedList(new ArrayList<>());
+
+    public SchedTuner() {
+        this(Path.of("/proc/sys/kernel"), () -> Sched.accepts(SchedPolicy.ISO), Path.of("/dev/cpu_dma_latency"),
+                Path.of("/sys/fs/cgroup/cpu/cpu.rt_runtime_us"));
+    }
+
+    SchedTuner(Path kernel, BooleanSupplier isoAccepted, Path dmaDevice, Path rootGroup) {
+        this.kernel = kernel;
+        this.rootGroup = rootGroup;
+        this.isoAccepted = isoAccepted;
+        this.dmaDevice = dmaDevice;
+    }
+
+    @Activate
+    void activate(TunerConfig config) {
+        configure(config);
+        restoreLeftovers();
+    }
+
+    @Modified
+    void configure(TunerConfig config) {
+        String file = config.state_file();
+        if (file == null || file.isBlank()) {
+            file = System.getProperty("rtbox.home", ".") + "/data/policy.sched.state";
+        }
+        state = new StateFile(Path.of(file));
+        fallbackPolicy = "rr".equalsIgnoreCase(config.fallback_policy().trim()) ? SchedPolicy.RR : SchedPolicy.FIFO;
+        fallbackPriority = Math.max(1, Math.min(99, config.fallback_priority()));
+    }
+
+    void stateFile(Path file) {
+        state = new StateFile(file);
+    }
+
+    List<String> restoredAtStart() {
+        return List.copyOf(restoredAtStart);
+    }
+
+    /** Puts back what a run that died left behind; never throws. */
+    void restoreLeftovers() {
+        StateFile s = state;
+        if (s == null || !s.exists() || busy.get()) {
+            return;
+        }
+        try {
+            List<Map.Entry<Path, Long>> originals = new ArrayList<>(s.read().entrySet());
+            // Undone in the reverse of the order they were changed in.
+            Collections.reverse(originals);
+            long pid = s.pid();
+            List<String> failed = new ArrayList<>();
+            for (Map.Entry<Path, Long> e : originals) {
+                try {
+                    long now = Sysctl.read(e.getKey());
+                    if (now != e.getValue()) {
+                        Sysctl.write(e.getKey(), e.getValue());
+                    }
+                    restoredAtStart.add(e.getKey().getFileName() + " " + now + " -> " + e.getValue());
+                } catch (IOException ex) {
+                    failed.add(ex.getMessage());
+                }
+            }
+            System.err.println("rtbox.policy.sched: a run (pid " + pid + ") ended without restoring; put back "
+                    + (restoredAtStart.isEmpty() ? "nothing" : String.join(", ", restoredAtStart))
+                    + (failed.isEmpty() ? "" : "; could not restore: " + String.join("; ", failed)));
+            if (failed.isEmpty()) {
+                s.delete();
+            }
+        } catch (IOException e) {
+            System.err.println("rtbox.policy.sched: cannot read " + s.path() + ": " + e.getMessage());
+        }
+    }
+
+    /** Whether this kernel has SCHED_ISO: the policy is accepted and its two sysctls exist. */
+    boolean isoAvailable() {
+        return Files.exists(kernel.resolve("iso_cpu")) && Files.exists(kernel.resolve("iso_period"))
+                && isoAccepted.getAsBoolean();
+    }
+
+    @Override
+    public PolicyHandle apply(Map<String, String> settings, RunContext context) throws RtboxException {
+        Parameters p = new Parameters("policy sched", null, settings).only(settings, KEYS);
+        String policyName = p.string("policy", "");
+        SchedPolicy requested = policyName.isEmpty() ? null : SchedPolicy.parse(policyName);
+        long isoCpu = p.integer("iso_cpu", -1, 0, 100);
+        long runtime = p.integer("rt_runtime_us", -2, -1, Integer.MAX_VALUE);
+        boolean niceGiven = !p.string("nice", "").isEmpty();
+        int nice = (int) p.integer("nice", 0, -20, 19);
+        long slack = p.integer("timer_slack_ns", 0, 1, 1_000_000_000L);
+        long dma = p.integer("cpu_dma_latency_us", -1, 0, 2_000_000_000L);
+        int priority = (int) p.integer("priority", -1, 0, 99);
+
+        Map<String, String> changes = new LinkedHashMap<>();
+        Map<Path, Long> sysctls = new LinkedHashMap<>();
+        boolean iso = (requested == SchedPolicy.ISO || isoCpu >= 0) && isoAvailable();
+        String threadText = null;
+        if (requested != null) {
+            SchedPolicy effective = requested;
+            int prio;
+            if (requested == SchedPolicy.ISO && !iso) {
+                effective = fallbackPolicy;
+                prio = priority > 0 ? priority : fallbackPriority;
+            } else if (requested.isRealtime()) {
+                prio = priority > 0 ? priority : fallbackPriority;
+            } else {
+                if (priority > 0) {
+                    throw new RtboxException("priority", "priority " + priority + " needs fifo or rr, not "
+                            + requested.lowerName());
+                }
+                prio = 0;
+            }
+            if (prio < effective.minPriority || prio > effective.maxPriority) {
+                throw new RtboxException("priority", "priority " + prio + " is out of range for SCHED_" + effective
+                        + ": use " + effective.minPriority + " to " + effective.maxPriority);
+            }
+            changes.put(THREAD_POLICY, requested.lowerName() + " -> " + effective.lowerName() + "/" + prio);
+            threadText = "SCHED_" + effective + (effective.isRealtime() ? " " + prio : "");
+        }
+        if (isoCpu >= 0 || requested == SchedPolicy.ISO) {
+            if (iso) {
+                if (isoCpu >= 0) {
+                    sysctls.put(kernel.resolve("iso_cpu"), isoCpu);
+                }
+            } else {
+                String share = isoCpu >= 0 ? " " + isoCpu + " %" : "";
+                StringBuilder note = new StringBuilder("SCHED_ISO is absent on this kernel (policy 4 refused or no "
+                        + kernel.resolve("iso_cpu") + ")");
+                if (requested != null) {
+                    note.append(": the measuring threads run at " + threadText + " instead");
+                }
+                if (isoCpu >= 0 && runtime == -2) {
+                    long period = readKernel("sched_rt_period_us");
+                    runtime = period * isoCpu / 100;
+                    note.append("; iso_cpu" + share + " is stood in for by RT throttling: sched_rt_runtime_us "
+                            + runtime + " of sched_rt_period_us " + period + ", so RT tasks may use " + isoCpu
+                            + " % of each period. Unlike SCHED_ISO, which demotes a task over its share to "
+                            + "SCHED_OTHER, throttling stops every RT task for the rest of the period, and a kernel "
+                            + "with the fair deadline server throttles only while SCHED_OTHER tasks wait");
+                }
+                changes.put("note.iso", note.toString());
+            }
+        }
+        if (runtime != -2) {
+            Path global = kernel.resolve("sched_rt_runtime_us");
+            if (runtime >= 0 && rootGroup != null && Files.exists(rootGroup)) {
+                // RT group scheduling (cgroup v1 cpu controller): the root group's runtime may not exceed
+                // the global one, so lower the group first and raise it last; closing undoes in reverse.
+                long now = readKernel(global);
+                long cap = Math.min(runtime, readKernel("sched_rt_period_us"));
+                if (runtime < now || now < 0) {
+                    sysctls.put(rootGroup, cap);
+                    sysctls.put(global, runtime);
+                } else {
+                    sysctls.put(global, runtime);
+                    sysctls.put(rootGroup, cap);
+                }
+            } else {
+                sysctls.put(global, runtime);
+            }
+        }
+        if (!busy.compareAndSet(false, true)) {
+            throw new RtboxException("policy", "the scheduling tuner is in use by another run: one run at a time");
+        }
+        Handle handle = new Handle(changes);
+        try {
+            restoreLeftovers();
+            // 1. Record the originals, synced, before touching anything.
+            Map<Path, Long> originals = new LinkedHashMap<>();
+            for (Path f : sysctls.keySet()) {
+                originals.put(f, readKernel(f));
+            }
+            if (!originals.isEmpty()) {
+                try {
+                    state.record(originals);
+                } catch (IOException e) {
+                    throw new RtboxException("state", "cannot record the settings to restore in " + state.path()
+                            + ": " + e.getMessage() + "; nothing was changed");
+                }
+                handle.recorded = true;
+            }
+            // 2. Change them.
+            for (Map.Entry<Path, Long> e : sysctls.entrySet()) {
+                long old = originals.get(e.getKey());
+                try {
+                    Sysctl.write(e.getKey(), e.getValue());
+                } catch (IOException ex) {
+                    throw new RtboxException(e.getKey().getFileName().toString(), ex.getMessage());
+                }
+                handle.sysctls.put(e.getKey(), old);
+                changes.put(e.getKey().equals(rootGroup) ? "root cpu cgroup rt_runtime_us" : e.getKey().getFileName().toString(),
+                        old + " -> " + e.getValue());
+            }
+            int tid = Sched.gettid();
+            if (niceGiven) {
+                try {
+                    int old = ThreadNice.get(tid);
+                    ThreadNice.set(tid, nice);
+                    handle.tid = tid;
+                    handle.oldNice = old;
+                    changes.put("nice", old + " -> " + nice + " (the run's thread; probe and load threads inherit it)");
+                } catch (IOException ex) {
+                    throw new RtboxException("nice", "cannot set nice " + nice + ": " + ex.getMessage());
+                }
+            }
+            if (slack > 0) {
+                long old = Sched.getTimerSlackNanos();
+                Sched.setTimerSlackNanos(slack);
+                handle.tid = tid;
+                handle.oldSlack = old;
+                changes.put("timer_slack_ns", old + " -> " + slack + " (the run's thread; threads it starts inherit it)");
+            }
+            if (dma >= 0) {
+                try {
+                    FileOutputStream out = new FileOutputStream(dmaDevice.toFile());
+                    handle.dma = out;
+                    int v = (int) dma;
+                    out.write(new byte[] {(byte) v, (byte) (v >> 8), (byte) (v >> 16), (byte) (v >> 24)});
+                    out.flush();
+                } catch (IOException ex) {
+                    throw new RtboxException("cpu_dma_latency_us", "cannot hold " + dmaDevice + " at " + dma + " us: "
+                            + ex.getMessage());
+                }
+                changes.put("cpu_dma_latency", "not held -> " + dma + " us");
+                changes.put("note.cpu_dma_latency", dmaDevice + " held open at " + dma + " us for the run, as asked: "
+                        + "CPUs stay out of idle states slower to leave than that, which lowers wake-up latency; "
+                        + "closed (and the kernel's default back) when the run ends");
+            }
+            if (context != null && !changes.isEmpty()) {
+                context.event("policy", "sched: " + changes);
+            }
+            return handle;
+        } catch (RtboxException | RuntimeException e) {
+            handle.close();
+            throw e;
+        }
+    }
+
+    private long readKernel(String name) throws RtboxException {
+        return readKernel(kernel.resolve(name));
+    }
+
+    private static long readKernel(Path file) throws RtboxException {
+        try {
+            return Sysctl.read(file);
+        } catch (IOException e) {
+            throw new RtboxException(file.getFileName().toString(), "cannot read " + file + ": " + e.getMessage());
+        }
+    }
+
+    /** What one run changed; closing puts it back (in reverse order) and deletes the state file. */
+    private final class Handle implements PolicyHandle {
+        final Map<String, String> changes;
+        final Map<Path, Long> sysctls = new LinkedHashMap<>();
+        boolean recorded;
+        int tid = -1;
+        Integer oldNice;
+        long oldSlack = -1;
+        FileOutputStream dma;
+        private boolean closed;
+
+        Handle(Map<String, String> changes) {
+            this.changes = changes;
+        }
+
+        @Override
+        public Map<String, String> changes() {
+            return Collections.unmodifiableMap(changes);
+        }
+
+        @Override
+        public synchronized void close() {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            List<String> failed = new ArrayList<>();
+            try {
+                if (dma != null) {
+                    try {
+                        dma.close();
+                    } catch (IOException e) {
+                        failed.add("close " + dmaDevice + ": " + e.getMessage());
+                    }
+                }
+                if (tid >= 0 && tid == Sched.gettid()) {
+                    if (oldSlack > 0) {
+                        try {
+                            Sched.setTimerSlackNanos(oldSlack);
+                        } catch (OsException e) {
+                            failed.add(e.getMessage());
+                        }
+                    }
+                    if (oldNice != null) {
+                        try {
+                            ThreadNice.set(tid, oldNice);
+                        } catch (IOException e) {
+                            failed.add(e.getMessage());
+                        }
+                    }
+                }
+                List<Map.Entry<Path, Long>> list = new ArrayList<>(sysctls.entrySet());
+                Collections.reverse(list);
+                for (Map.Entry<Path, Long> e : list) {
+                    try {
+                        Sysctl.write(e.getKey(), e.getValue());
+                    } catch (IOException ex) {
+                        failed.add(ex.getMessage());
+                    }
+                }
+                if (recorded && failed.isEmpty()) {
+                    try {
+                        state.delete();
+                    } catch (IOException e) {
+                        failed.add("delete " + state.path() + ": " + e.getMessage());
+                    }
+                }
+                if (!failed.isEmpty()) {
+                    System.err.println("rtbox.policy.sched: could not restore everything ("
+                            + String.join("; ", failed) + "); the next start tries again from " + state.path());
+                }
+            } finally {
+                busy.set(false);
+            }
+        }
+    }
+}
