@@ -369,7 +369,7 @@ mkdir -p "$IRD"/{bin,dev,proc,sys,newroot,lib/modules}
 install -m 0755 "$STAGE/bin/busybox" "$IRD/bin/busybox"
 install -m 0755 "$HERE/files/initramfs/init" "$IRD/init"
 # kernel modules in dependency order, resolved by the host's kmod against the Debian tree
-depmod -b "$KTREE" "$KVER" || die "depmod failed"
+[ -s "$KTREE/lib/modules/$KVER/modules.dep" ] || depmod -b "$KTREE" "$KVER" || die "depmod failed"
 : > "$IRD/lib/modules/load.order"
 for m in "${KMODS[@]}"; do
   modprobe -d "$KTREE" -S "$KVER" --show-depends "$m" 2>"$WORK/modprobe.err" \
@@ -386,6 +386,7 @@ log "initramfs modules: $(wc -l < "$IRD/lib/modules/load.order")"
 
 # ---------------------------------------------------------------- partitions
 # root: ext4 without journal, mounted read-only; sized to content + 25% + 8 MiB
+chown -R 0:0 "$ROOT"   # whoever owns the checkout, the image is root-owned
 root_kb=$(du -sk "$ROOT" | cut -f1)
 ROOT_MB=$(( (root_kb * 125 / 100) / 1024 + 8 ))
 log "root content $((root_kb/1024)) MiB -> root partition ${ROOT_MB} MiB"
