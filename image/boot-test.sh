@@ -97,7 +97,7 @@ echo "boot-test results ($IMG)"
 if [ "$QRC" = 0 ]; then ok "guest powered off by itself (${WALL}s)"
 elif [ "$QRC" = 124 ] || [ "$QRC" = 137 ]; then bad "guest did not power off within ${TIMEOUT}s (timeout)"
 else bad "qemu failed with exit code $QRC: $(tail -n3 "$TD/qemu.stderr" | tr '\n' ' ')"; fi
-check "no kernel panic/oops/invalid opcode" bash -c "! grep -qE 'Kernel panic|Oops:|invalid opcode|traps: .* trap|RTBOX-BOOT-FAILED' '$LOG'"
+check "no kernel panic/oops/invalid opcode/unhandled segfault" bash -c "! grep -qE 'Kernel panic|Oops:|invalid opcode|traps: .* trap|segfault at|RTBOX-BOOT-FAILED' '$LOG'"
 check "kernel runs with preempt=full" has 'Dynamic Preempt: full'
 check "system reached RTBOX-READY" has 'RTBOX-READY uptime='
 check "self test started" has '=== RTBOX-SELFTEST-BEGIN ==='

@@ -214,7 +214,7 @@ KVER="$(ls "$KTREE/lib/modules" | head -n1)"
 [ -f "$KTREE/boot/vmlinuz-$KVER" ] || die "kernel image for $KVER not found"
 JDK="$JTREE/usr/lib/jvm/java-17-openjdk-i386"
 [ -f "$JDK/jmods/java.base.jmod" ] || die "i386 jmods not found in openjdk-17-jdk-headless"
-log "kernel $KVER, jdk $(apt-cache policy openjdk-17-jdk-headless | awk '/Candidate:/{print $2}')"
+log "kernel $KVER, jdk $(awk -F'\t' '$1=="openjdk-17-jdk-headless"{print $2}' "$WORK/manifest.tsv")"
 
 # ---------------------------------------------------------------- root file system
 ROOT="$WORK/root"
