@@ -51,6 +51,7 @@ public class Cli implements Callable<Integer> {
                 .addSubcommand("run", new RunCommand(runner))
                 .addSubcommand("probes", new ProbesCommand(runner))
                 .addSubcommand("load", new LoadCommand(runner))
+                .addSubcommand("selftest", new SelftestCommand(runner))
                 .addSubcommand("serve", new ServeCommand(context, stopped));
         cl.setOut(out);
         cl.setErr(err);

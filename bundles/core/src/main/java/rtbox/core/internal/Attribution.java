@@ -23,6 +23,7 @@ final class Attribution {
     static final String JVM = "JVM pause";
     static final String MACHINE = "machine-wide stall";
     static final String UNEXPLAINED = "unexplained";
+    static final String WORKLOAD = "workload";
     /** Clock reads and wake-up paths blur window edges by a few microseconds. */
     private static final long SLACK_NS = 50_000;
     /** Spikes are reported from this multiple of the thread's median. */
@@ -33,7 +34,7 @@ final class Attribution {
     }
 
     static List<Spike> label(ThreadResult thread, List<JvmStall> jvm, List<JvmStall> hiccups) {
-        return label(thread, jvm, hiccups, null, 0);
+        return label(thread, jvm, hiccups, null, 0, List.of());
     }
 
     /**
@@ -43,6 +44,16 @@ final class Attribution {
      */
     static List<Spike> label(ThreadResult thread, List<JvmStall> jvm, List<JvmStall> hiccups,
             RtThrottling.Settings throttling, long runNs) {
+        return label(thread, jvm, hiccups, throttling, runNs, List.of());
+    }
+
+    /**
+     * As above, and a spike inside a window in which a workload said it was busy
+     * ({@link rtbox.core.BusyWindows}) is labelled "workload" with that workload's name.
+     * A JVM pause still comes first: it would delay the probe whatever the load did.
+     */
+    static List<Spike> label(ThreadResult thread, List<JvmStall> jvm, List<JvmStall> hiccups,
+            RtThrottling.Settings throttling, long runNs, List<JvmStall> busy) {
         SchedPolicy policy = null;
         try {
             policy = SchedPolicy.parse(thread.policy());
@@ -68,6 +79,12 @@ final class Attribution {
             if (pause != null) {
                 labelled.add(s.withCause(JVM, pause.kind() + " " + pause.detail() + ", "
                         + pause.durationNs() / 1000 + " us"));
+                continue;
+            }
+            JvmStall load = overlapping(busy, from, to);
+            if (load != null) {
+                labelled.add(s.withCause(WORKLOAD, load.detail() + " was busy for " + load.durationNs() / 1000
+                        + " us from " + String.format(java.util.Locale.ROOT, "%.6f", load.offsetNs() / 1e9) + " s"));
                 continue;
             }
             JvmStall hiccup = overlapping(hiccups, from, to);

@@ -41,6 +41,7 @@ final class LoadSet {
     private final RunContext context;
     private final Map<String, Map<String, Double>> figures = new LinkedHashMap<>();
     private boolean stopped;
+    private final List<rtbox.api.result.JvmStall> busy = new ArrayList<>();
 
     LoadSet(List<LoadSpec> specs, RunContext context) {
         this.context = context;
@@ -90,6 +91,7 @@ final class LoadSet {
     synchronized void removed(String name, Workload service) {
         for (Slot s : slots) {
             if (s.service == service && s.handle != null) {
+                collectBusy(s);
                 long t0 = System.nanoTime();
                 keep(s, s.handle.stop());
                 s.handle = null;
@@ -127,12 +129,29 @@ final class LoadSet {
         stopped = true;
         for (Slot s : slots) {
             if (s.handle != null) {
+                collectBusy(s);
                 keep(s, s.handle.stop());
                 s.handle = null;
                 context.event("load", s.spec.name() + " stopped");
             }
         }
         return new LinkedHashMap<>(figures);
+    }
+
+    /** Keeps the busy windows of a workload that records them, before it is stopped. */
+    private void collectBusy(Slot s) {
+        if (s.handle instanceof rtbox.core.BusyWindows) {
+            long[] w = ((rtbox.core.BusyWindows) s.handle).busyWindows();
+            for (int i = 0; i + 1 < w.length; i += 2) {
+                // Absolute monotonic times for now; the runner makes them run offsets.
+                busy.add(new rtbox.api.result.JvmStall(w[i], w[i + 1] - w[i], "workload", s.spec.name()));
+            }
+        }
+    }
+
+    /** Busy windows of the workloads that record them, as (start, duration, "workload", name), absolute times. */
+    synchronized List<rtbox.api.result.JvmStall> busyWindows() {
+        return new ArrayList<>(busy);
     }
 
     private void keep(Slot s, Map<String, Double> f) {

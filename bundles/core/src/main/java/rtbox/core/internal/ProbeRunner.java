@@ -217,9 +217,13 @@ public class ProbeRunner implements Runner {
                 notes.add("the hiccup monitor shared the probe's CPUs: stalls it saw are not evidence of a machine-wide stall");
             }
             notes.addAll(monitor.notes());
+            List<JvmStall> busy = new ArrayList<>();
+            for (JvmStall w : set.busyWindows()) {
+                busy.add(new JvmStall(w.offsetNs() - start, w.durationNs(), w.kind(), w.detail()));
+            }
             List<ThreadResult> threads = new ArrayList<>();
             for (ThreadResult t : result.threads()) {
-                List<Spike> labelled = Attribution.label(t, jvm, hiccups, throttling, result.durationNs());
+                List<Spike> labelled = Attribution.label(t, jvm, hiccups, throttling, result.durationNs(), busy);
                 threads.add(new ThreadResult(t.thread(), t.cpu(), t.tid(), t.policy(), t.priority(), t.cycles(),
                         t.missedDeadlines(), t.latency(), t.corrected(), labelled, t.spikesDropped()));
             }
