@@ -102,14 +102,21 @@ final class LoadSet {
         }
     }
 
-    /** A workload service came: start it where an instance of that name is missing. */
+    /** A workload service came: run it in every slot of that name, in place of what runs there. */
     synchronized void added(String name, Workload service) {
         if (stopped) {
             return;
         }
         for (Slot s : slots) {
-            if (s.handle == null && s.spec.name().equals(name) && s.instance > 0) {
+            if (s.spec.name().equals(name) && s.instance > 0 && s.service != service) {
                 String old = s.version;
+                if (s.handle != null) {
+                    // The service registered last is the one used: a new version replaces a running old one.
+                    long t0 = System.nanoTime();
+                    keep(s, s.handle.stop());
+                    s.handle = null;
+                    s.goneAtNs = t0;
+                }
                 try {
                     s.handle = service.start(s.spec.parameters(), context);
                     s.service = service;

@@ -41,6 +41,8 @@ public class ProbeRunner implements Runner {
     private final Map<String, Probe> probes = new ConcurrentHashMap<>();
     private final AtomicBoolean running = new AtomicBoolean();
     private volatile RunState current;
+    /** Workload services by name; the last registered is used (a new version dropped beside an old one). */
+    private final Map<String, java.util.Deque<Workload>> workloadServices = new ConcurrentHashMap<>();
     private final Map<String, Workload> workloads = new ConcurrentHashMap<>();
     private volatile LoadSet loads;
 
@@ -48,10 +50,14 @@ public class ProbeRunner implements Runner {
     void addWorkload(Workload workload, Map<String, Object> properties) {
         Object name = properties.get(Workload.NAME);
         if (name != null) {
-            workloads.put(name.toString(), workload);
+            String n = name.toString();
+            synchronized (workloadServices) {
+                workloadServices.computeIfAbsent(n, k -> new java.util.ArrayDeque<>()).addLast(workload);
+                workloads.put(n, workload);
+            }
             LoadSet l = loads;
             if (l != null) {
-                l.added(name.toString(), workload);
+                l.added(n, workload);
             }
         }
     }
@@ -59,11 +65,27 @@ public class ProbeRunner implements Runner {
     void removeWorkload(Workload workload, Map<String, Object> properties) {
         Object name = properties.get(Workload.NAME);
         if (name != null) {
-            workloads.remove(name.toString(), workload);
+            String n = name.toString();
+            Workload fallback;
+            synchronized (workloadServices) {
+                java.util.Deque<Workload> d = workloadServices.getOrDefault(n, new java.util.ArrayDeque<>());
+                d.remove(workload);
+                fallback = d.peekLast();
+                if (fallback == null) {
+                    workloads.remove(n);
+                    workloadServices.remove(n);
+                } else {
+                    workloads.put(n, fallback);
+                }
+            }
             LoadSet l = loads;
             if (l != null) {
-                // Stops the instance now, while its bundle's classes are still there.
-                l.removed(name.toString(), workload);
+                // Stops the instance now, while its bundle's classes are still there...
+                l.removed(n, workload);
+                if (fallback != null) {
+                    // ...and goes on with the version still registered, if any.
+                    l.added(n, fallback);
+                }
             }
         }
     }
