@@ -29,7 +29,7 @@ import rtbox.os.ThreadUsage;
  */
 final class PipeRun implements WorkloadHandle {
     static final String THREAD_PREFIX = "rtbox-pipe-";
-    private static final long STOP_BUDGET_NS = 90_000_000L;
+    private static final long STOP_BUDGET_NS = 80_000_000L;
 
     record Settings(boolean rtt, boolean processes, long count, ThreadSettings threads) {
     }
@@ -133,7 +133,12 @@ final class PipeRun implements WorkloadHandle {
             n++;
         }
         if (s.processes) {
-            drainThenRecordChild();
+            if (stop) {
+                // Stopped: the child's figures as they are; draining would eat the stop budget.
+                recordChild();
+            } else {
+                drainThenRecordChild();
+            }
         }
         firstUsage = usageSince(u0);
         firstCount = n;
@@ -305,8 +310,8 @@ final class PipeRun implements WorkloadHandle {
         if (child != null) {
             try {
                 if (!child.waitFor(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                    // SIGKILL; the JDK's reaper collects it.
                     child.destroyForcibly();
-                    child.waitFor(10, TimeUnit.MILLISECONDS);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
