@@ -15,6 +15,7 @@ import rtbox.api.RunContext;
 import rtbox.api.RunParameters;
 import rtbox.api.SchedPolicy;
 import rtbox.api.result.ProbeResult;
+import rtbox.core.ParameterChecks;
 import rtbox.api.result.ThreadResult;
 import rtbox.core.LatencyRecorder;
 import rtbox.os.Errno;
@@ -34,7 +35,6 @@ import rtbox.os.Sched;
  */
 @Component(service = Probe.class, property = Probe.NAME + "=rtc")
 public class RtcProbe implements Probe {
-    static final int MAX_HISTOGRAM_US = 1_000_000;
     /** Missed-interrupt histogram: reads with 0..MISSED_BUCKETS-1 missed, then an overflow bucket. */
     static final int MISSED_BUCKETS = 16;
     static final String[] DEFAULT_DEVICES = {"/dev/rtc", "/dev/rtc0"};
@@ -58,33 +58,11 @@ public class RtcProbe implements Probe {
     @Override
     public void validate(RunParameters p) throws RtboxException {
         rate(p);
-        if (p.priority < p.policy.minPriority || p.priority > p.policy.maxPriority) {
-            throw new RtboxException("priority", "priority " + p.priority + " is out of range for SCHED_"
-                    + p.policy + ": use " + p.policy.minPriority + " to " + p.policy.maxPriority);
-        }
-        if (p.durationNs < 0) {
-            throw new RtboxException("duration", "duration " + p.durationNs / 1e9 + " s is negative");
-        }
-        if (p.loops < 0) {
-            throw new RtboxException("loops", "loop count " + p.loops + " is negative");
-        }
-        if (p.histogramLimitUs < 1 || p.histogramLimitUs > MAX_HISTOGRAM_US) {
-            throw new RtboxException("histogram", "histogram size " + p.histogramLimitUs
-                    + " us is out of range: use 1 to " + MAX_HISTOGRAM_US);
-        }
         if (p.cpus.length != 1) {
             throw new RtboxException("cpu", "the RTC probe reads one device from one thread: give one CPU, not "
                     + p.cpus.length);
         }
-        int cpus = Sched.configuredCpus();
-        if (p.cpus[0] < 0 || p.cpus[0] >= cpus) {
-            throw new RtboxException("cpu", "CPU " + p.cpus[0] + " does not exist: this machine has CPUs 0 to "
-                    + (cpus - 1));
-        }
-        if (p.policy == SchedPolicy.ISO && !Sched.accepts(SchedPolicy.ISO)) {
-            throw new RtboxException("policy", "SCHED_ISO is not available: this kernel refuses policy 4 "
-                    + "(SCHED_ISO exists only in -ck kernels); use fifo or rr");
-        }
+        ParameterChecks.common(p);
     }
 
     /** The device to open: the option, else the first of /dev/rtc, /dev/rtc0 that exists. */

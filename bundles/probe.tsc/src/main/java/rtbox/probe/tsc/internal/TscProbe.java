@@ -15,12 +15,12 @@ import rtbox.api.RunContext;
 import rtbox.api.RunParameters;
 import rtbox.api.SchedPolicy;
 import rtbox.api.result.ProbeResult;
+import rtbox.core.ParameterChecks;
 import rtbox.api.result.Spike;
 import rtbox.api.result.ThreadResult;
 import rtbox.core.RtThrottling;
 import rtbox.os.MemoryLock;
 import rtbox.os.OsException;
-import rtbox.os.Sched;
 import rtbox.os.Tsc;
 
 /**
@@ -37,42 +37,11 @@ import rtbox.os.Tsc;
  */
 @Component(service = Probe.class, property = Probe.NAME + "=tsc")
 public class TscProbe implements Probe {
-    static final int MAX_HISTOGRAM_US = 1_000_000;
 
     @Override
     public void validate(RunParameters p) throws RtboxException {
         Sweep.of(p);
-        if (p.priority < p.policy.minPriority || p.priority > p.policy.maxPriority) {
-            throw new RtboxException("priority", "priority " + p.priority + " is out of range for SCHED_"
-                    + p.policy + ": use " + p.policy.minPriority + " to " + p.policy.maxPriority);
-        }
-        if (p.durationNs < 0) {
-            throw new RtboxException("duration", "duration " + p.durationNs / 1e9 + " s is negative");
-        }
-        if (p.loops < 0) {
-            throw new RtboxException("loops", "loop count " + p.loops + " is negative");
-        }
-        if (p.warmupNs < 0) {
-            throw new RtboxException("warmup", "warm-up " + p.warmupNs / 1e9 + " s is negative");
-        }
-        if (p.histogramLimitUs < 1 || p.histogramLimitUs > MAX_HISTOGRAM_US) {
-            throw new RtboxException("histogram", "histogram size " + p.histogramLimitUs
-                    + " us is out of range: use 1 to " + MAX_HISTOGRAM_US);
-        }
-        if (p.cpus.length == 0) {
-            throw new RtboxException("cpu", "no CPU selected");
-        }
-        int cpus = Sched.configuredCpus();
-        for (int cpu : p.cpus) {
-            if (cpu < 0 || cpu >= cpus) {
-                throw new RtboxException("cpu", "CPU " + cpu + " does not exist: this machine has CPUs 0 to "
-                        + (cpus - 1));
-            }
-        }
-        if (p.policy == SchedPolicy.ISO && !Sched.accepts(SchedPolicy.ISO)) {
-            throw new RtboxException("policy", "SCHED_ISO is not available: this kernel refuses policy 4 "
-                    + "(SCHED_ISO exists only in -ck kernels); use fifo or rr");
-        }
+        ParameterChecks.common(p);
     }
 
     @Override

@@ -1,0 +1,54 @@
+package rtbox.core;
+
+import rtbox.api.RtboxException;
+import rtbox.api.RunParameters;
+import rtbox.api.SchedPolicy;
+import rtbox.os.Sched;
+
+/**
+ * The checks every probe makes of the parameters they all share, so that the same
+ * bad value gets the same message whatever the probe (rt-tests' rule: one option,
+ * one meaning). A probe checks its own options, then calls {@link #common}.
+ */
+public final class ParameterChecks {
+    /** Largest histogram: a million 1 us buckets (8 MB a thread). */
+    public static final int MAX_HISTOGRAM_US = 1_000_000;
+
+    private ParameterChecks() {
+    }
+
+    /** Priority for the policy, times and counts not negative, histogram size, CPUs that exist, ISO present. */
+    public static void common(RunParameters p) throws RtboxException {
+        if (p.priority < p.policy.minPriority || p.priority > p.policy.maxPriority) {
+            throw new RtboxException("priority", "priority " + p.priority + " is out of range for SCHED_"
+                    + p.policy + ": use " + p.policy.minPriority + " to " + p.policy.maxPriority);
+        }
+        if (p.durationNs < 0) {
+            throw new RtboxException("duration", "duration " + p.durationNs / 1e9 + " s is negative");
+        }
+        if (p.loops < 0) {
+            throw new RtboxException("loops", "loop count " + p.loops + " is negative");
+        }
+        if (p.warmupNs < 0) {
+            throw new RtboxException("warmup", "warm-up " + p.warmupNs / 1e9 + " s is negative");
+        }
+        if (p.histogramLimitUs < 1 || p.histogramLimitUs > MAX_HISTOGRAM_US) {
+            throw new RtboxException("histogram", "histogram size " + p.histogramLimitUs
+                    + " us is out of range: use 1 to " + MAX_HISTOGRAM_US);
+        }
+        if (p.cpus.length == 0) {
+            throw new RtboxException("cpu", "no CPU selected");
+        }
+        int cpus = Sched.configuredCpus();
+        for (int cpu : p.cpus) {
+            if (cpu < 0 || cpu >= cpus) {
+                throw new RtboxException("cpu", "CPU " + cpu + " does not exist: this machine has CPUs 0 to "
+                        + (cpus - 1));
+            }
+        }
+        if (p.policy == SchedPolicy.ISO && !Sched.accepts(SchedPolicy.ISO)) {
+            throw new RtboxException("policy", "SCHED_ISO is not available: this kernel refuses policy 4 "
+                    + "(SCHED_ISO exists only in -ck kernels); use fifo or rr");
+        }
+    }
+}
