@@ -124,6 +124,13 @@ if [ "$(metric appliance)" = present ]; then
     3) ok "appliance 'run timer -i 1000 -D 5s -p 80' completed; verdict INCONCLUSIVE (rc=3)" ;;
     *) bad "appliance 'run timer' did not complete (rc=${rc:-missing})" ;;
   esac
+  if [ "$(metric rtc_probe)" = present ]; then
+    rc="$(steprc rtbox-rtc)"
+    case "$rc" in
+      0|1|3) ok "appliance 'run rtc --policy fifo -p 99 -m -o rate=8192 -D 5s' completed (rc=$rc)" ;;
+      *) bad "appliance 'run rtc' did not complete (rc=${rc:-missing})" ;;
+    esac
+  fi
   rc="$(steprc rtbox-service)"
   if [ "$rc" = 0 ]; then ok "appliance service started by init, serving, restarted by init after SIGKILL"
   else bad "appliance service (rc=${rc:-missing})"; fi
@@ -162,13 +169,15 @@ ready_host="$(awk '/RTBOX-READY/{print $1; exit}' "$LOG")"
   echo "boot_to_ready_host_s=${ready_host:-?}"
   echo "boot_to_ready_guest_uptime_s=$(metric boot_uptime_s)"
   for k in mem_total_kb mem_available_idle_kb hello_wall_s hello_idle_peak_rss_kb jna appliance \
-           timer_rc timer_wall_s timer_peak_rss_kb timer_mem_available_min_kb appliance_ready_uptime_s appliance_start_to_ready_s serve_rss_kb serve_hwm_kb \
+           timer_rc timer_wall_s timer_peak_rss_kb timer_mem_available_min_kb rtc_probe rtc_rc rtc_wall_s appliance_ready_uptime_s appliance_start_to_ready_s serve_rss_kb serve_hwm_kb \
            serve_threads mem_available_serving_kb mem_free_serving_kb service_restart_s appliance_restart_start_to_ready_s mem_available_end_kb; do
     v="$(metric "$k")"; [ -n "$v" ] && echo "$k=$v"
   done
   echo "p3scan=${P3SCAN}"
   t="$(grep -m1 -E '^ *[0-9.]+ T: *0 ' "$LOG" | cut -c10- || true)"
   [ -n "$t" ] && echo "timer_summary=$t"
+  t="$(sed -n '/RTBOX-CMD-BEGIN rtbox-rtc/,/RTBOX-CMD-END rtbox-rtc/p' "$LOG" | grep -m1 -E '^ *[0-9.]+ T: *0 ' | cut -c10- || true)"
+  [ -n "$t" ] && echo "rtc_summary=$t"
 } > "$TD/figures.txt"
 echo "figures (TCG emulation, not board timings):"
 sed 's/^/  /' "$TD/figures.txt"
