@@ -11,9 +11,13 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 
 import picocli.CommandLine;
 import rtbox.core.Runner;
+import rtbox.plan.Plans;
 
 /**
  * The command line. bnd's launcher calls a {@code Callable} registered with
@@ -28,6 +32,11 @@ public class Cli implements Callable<Integer> {
     @Reference
     Runner runner;
 
+    /** Optional: without rtbox.plan the other commands still work, and plan commands say what is missing. */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    volatile Plans plans;
+
     private BundleContext context;
     private final CountDownLatch stopped = new CountDownLatch(1);
 
@@ -38,6 +47,10 @@ public class Cli implements Callable<Integer> {
 
     @Deactivate
     void deactivate() {
+        Plans p = plans;
+        if (p != null) {
+            p.stop();
+        }
         runner.stop();
         stopped.countDown();
     }
@@ -52,7 +65,11 @@ public class Cli implements Callable<Integer> {
                 .addSubcommand("probes", new ProbesCommand(runner))
                 .addSubcommand("load", new LoadCommand(runner))
                 .addSubcommand("selftest", new SelftestCommand(runner))
-                .addSubcommand("serve", new ServeCommand(context, stopped));
+                .addSubcommand("serve", new ServeCommand(context, stopped))
+                .addSubcommand("plan", new CommandLine(new PlanCommand())
+                        .addSubcommand("check", new PlanCommand.Check(() -> plans))
+                        .addSubcommand("run", new PlanCommand.Run(() -> plans)))
+                .addSubcommand("results", new ResultsCommand(() -> plans));
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {

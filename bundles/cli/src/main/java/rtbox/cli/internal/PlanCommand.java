@@ -1,0 +1,189 @@
+package rtbox.cli.internal;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import rtbox.api.RtboxException;
+import rtbox.plan.CellResult;
+import rtbox.plan.PlanException;
+import rtbox.plan.PlanReports;
+import rtbox.plan.PlanRun;
+import rtbox.plan.Plans;
+import rtbox.report.HtmlReport;
+import rtbox.report.ReportCell;
+
+/** {@code rtbox plan check FILE} and {@code rtbox plan run FILE [--report DIR]}. */
+@Command(name = "plan", description = "Acceptance test plans: check one, or run it (see plans/README.md).")
+class PlanCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return Cli.ERROR;
+    }
+
+    /** The plan service, or an error naming the missing bundle. */
+    static Plans plans(Supplier<Plans> s) throws RtboxException {
+        Plans p = s.get();
+        // The launcher may call the command line before SCR has activated rtbox.plan: give it a moment.
+        for (int i = 0; p == null && i < 100; i++) {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            p = s.get();
+        }
+        if (p == null) {
+            throw new RtboxException("plan", "plans need the rtbox.plan bundle, which is not running");
+        }
+        return p;
+    }
+
+    static int problems(PrintWriter err, RtboxException e, Path file) {
+        if (e instanceof PlanException) {
+            PlanException pe = (PlanException) e;
+            err.println("rtbox: error: plan " + file + " has " + pe.problems().size()
+                    + (pe.problems().size() == 1 ? " problem" : " problems") + "; nothing was run");
+            for (String p : pe.problems()) {
+                err.println("  " + p);
+            }
+        } else {
+            err.println("rtbox: error: " + e.getMessage());
+        }
+        return Cli.ERROR;
+    }
+
+    @Command(name = "check", description = "Checks a plan whole (every problem, with its path) without running it.")
+    static class Check implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+        @Parameters(index = "0", paramLabel = "FILE", description = "The plan (JSON).")
+        Path file;
+        private final Supplier<Plans> plans;
+
+        Check(Supplier<Plans> plans) {
+            this.plans = plans;
+        }
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            try {
+                List<String> cells = plans(plans).check(file);
+                out.println(file + ": OK, " + cells.size() + (cells.size() == 1 ? " cell" : " cells") + ":");
+                for (int i = 0; i < cells.size(); i++) {
+                    out.println(String.format(Locale.ROOT, "  %2d. %s", i + 1, cells.get(i)));
+                }
+                return Cli.OK;
+            } catch (RtboxException e) {
+                return problems(spec.commandLine().getErr(), e, file);
+            }
+        }
+    }
+
+    @Command(name = "run", description = "Runs a plan, cell by cell, and gives the verdict. Exit 0 pass, 1 fail, "
+            + "2 error, 3 inconclusive. Ctrl-C or SIGTERM stops after the current cell's partial result.")
+    static class Run implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+        @Parameters(index = "0", paramLabel = "FILE", description = "The plan (JSON).")
+        Path file;
+        @Option(names = "--report", paramLabel = "DIR", description = "Write report.txt, report.json, report.html "
+                + "and each cell's cyclictest --json to DIR.")
+        Path report;
+        @Option(names = {"-q", "--quiet"}, description = "No progress.")
+        boolean quiet;
+        private final Supplier<Plans> plans;
+
+        Run(Supplier<Plans> plans) {
+            this.plans = plans;
+        }
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            boolean tty = !quiet && System.console() != null;
+            PlanRun run;
+            try {
+                run = plans(plans).run(file, new Plans.Listener() {
+                    long lastPercent = -1;
+
+                    @Override
+                    public void cellStarted(int index, int count, String name) {
+                        if (!quiet) {
+                            err.println(String.format(Locale.ROOT, "rtbox: cell %d/%d: %s", index + 1, count, name));
+                        }
+                        lastPercent = -1;
+                    }
+
+                    @Override
+                    public void progress(int index, int count, double fraction) {
+                        long p = Math.round(fraction * 100);
+                        if (tty && p != lastPercent) {
+                            lastPercent = p;
+                            err.print(String.format(Locale.ROOT, "\rrtbox: cell %d/%d %3d%%", index + 1, count, p));
+                            err.flush();
+                        }
+                    }
+
+                    @Override
+                    public void cellFinished(CellResult cell, int count) {
+                        if (tty) {
+                            err.print("\r\033[K");
+                            err.flush();
+                        }
+                        out.print(PlanReports.cellSummary(cell, count));
+                        out.println();
+                        out.flush();
+                    }
+                });
+            } catch (RtboxException e) {
+                return problems(err, e, file);
+            }
+            out.print(PlanReports.table(run));
+            out.println("OVERALL " + run.verdict().outcome() + ": " + run.verdict().reason());
+            out.println("rtbox: run " + run.id() + " is in the journal: rtbox results " + run.id());
+            if (report != null) {
+                try {
+                    List<Path> files = new ArrayList<>(PlanReports.write(run, report));
+                    List<ReportCell> cells = new ArrayList<>();
+                    for (CellResult c : run.cells()) {
+                        if (c.report() != null) {
+                            cells.add(new ReportCell(c.name(), c.report()));
+                        }
+                    }
+                    Path html = report.resolve("report.html");
+                    Files.writeString(html, HtmlReport.render("rtbox plan " + run.plan() + " (" + run.id() + ")",
+                            run.verdict().outcome() + ": " + run.verdict().reason(), cells), StandardCharsets.UTF_8);
+                    files.add(html);
+                    out.println("rtbox: report in " + report + ": " + files.stream().map(f -> f.getFileName().toString())
+                            .reduce((a, b) -> a + ", " + b).orElse(""));
+                } catch (IOException e) {
+                    err.println("rtbox: error: cannot write the report to " + report + ": " + e.getMessage()
+                            + " (the results are in the journal)");
+                    return Cli.ERROR;
+                }
+            }
+            out.flush();
+            return run.verdict().exitCode();
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package rtbox.plan;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import org.osgi.annotation.versioning.ProviderType;
+
+import rtbox.api.RtboxException;
+
+/**
+ * Acceptance test plans, as a service: check a plan file, run it (cells one at a
+ * time, never two measurements at once), stop it, and read past runs back from the
+ * result journal.
+ */
+@ProviderType
+public interface Plans {
+    /**
+     * Checks a plan whole before anything runs: its JSON, every value, and every cell
+     * against the probes, workloads and policies present. Returns the cell names.
+     *
+     * @throws PlanException with every problem, each with its path in the file
+     */
+    List<String> check(Path file) throws RtboxException;
+
+    /**
+     * Checks and runs a plan. Every cell's result is appended to the journal and
+     * synced before the listener hears of it. A cell that fails or cannot run is
+     * recorded as such and the next cell runs. Returns when all cells ran or after
+     * {@link #stop()}.
+     */
+    PlanRun run(Path file, Listener listener) throws RtboxException;
+
+    /** Asks the running plan, if any, to stop: the current cell ends early, no further cell starts. */
+    void stop();
+
+    /** Past runs from the journal, oldest first, and what was skipped as damaged. */
+    History history() throws RtboxException;
+
+    /** What the journal holds. {@code damaged} says what was skipped and where. */
+    record History(List<PlanRun> runs, List<String> damaged, String journal) {
+    }
+
+    /** Hears how a plan run goes. Called on the thread that runs the plan. */
+    interface Listener {
+        default void cellStarted(int index, int count, String name) {
+        }
+
+        /** Progress of the current cell, 0.0 to 1.0. */
+        default void progress(int index, int count, double fraction) {
+        }
+
+        /** After the cell's result is in the journal. */
+        default void cellFinished(CellResult cell, int count) {
+        }
+    }
+}

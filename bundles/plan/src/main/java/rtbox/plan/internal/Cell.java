@@ -1,0 +1,18 @@
+package rtbox.plan.internal;
+
+import java.util.List;
+import java.util.Map;
+
+import rtbox.api.RunParameters;
+import rtbox.core.LoadSpec;
+import rtbox.core.Thresholds;
+
+/** One expanded cell of a plan, ready to run. {@code source} is the path it came from ("$", "$.cells[1]"). */
+record Cell(int index, String name, String source, Map<String, String> axes, String probe, RunParameters parameters,
+        PolicySpec policy, Map<String, String> tuning, List<LoadSpec> loads, Thresholds thresholds) {
+
+    /** Whether the scheduling tuner must take part. */
+    boolean needsTuner() {
+        return policy.needsTuner() || !tuning.isEmpty();
+    }
+}

@@ -1,0 +1,74 @@
+package rtbox.plan.internal;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import com.google.gson.reflect.TypeToken;
+
+import rtbox.api.result.Verdict;
+import rtbox.plan.CellResult;
+import rtbox.plan.PlanRun;
+import rtbox.plan.Plans;
+
+/** Puts plan runs back together from journal records (plan, cell..., end). */
+final class JournalReader {
+    private JournalReader() {
+    }
+
+    private static final class Building {
+        JsonObject head;
+        final List<CellResult> cells = new ArrayList<>();
+        JsonObject end;
+    }
+
+    static Plans.History history(Journal.Contents contents, String path) {
+        Map<String, Building> runs = new LinkedHashMap<>();
+        List<String> damaged = new ArrayList<>(contents.damaged());
+        for (String record : contents.records()) {
+            try {
+                JsonObject o = JsonParser.parseString(record).getAsJsonObject();
+                String type = o.get("type").getAsString();
+                String id = o.get("id").getAsString();
+                Building b = runs.computeIfAbsent(id, k -> new Building());
+                switch (type) {
+                    case "plan": b.head = o; break;
+                    case "cell": b.cells.add(PlanService.LINE.fromJson(o.get("cell"), CellResult.class)); break;
+                    case "end": b.end = o; break;
+                    default: damaged.add("a record of unknown type '" + type + "' (run " + id + ")");
+                }
+            } catch (RuntimeException e) {
+                damaged.add("a record that is whole but not a journal record: " + e.getMessage());
+            }
+        }
+        List<PlanRun> out = new ArrayList<>();
+        for (Map.Entry<String, Building> e : runs.entrySet()) {
+            Building b = e.getValue();
+            if (b.head == null) {
+                damaged.add("run " + e.getKey() + ": cells without the plan record; skipped");
+                continue;
+            }
+            JsonObject h = b.head;
+            int planned = h.get("cellsPlanned").getAsInt();
+            List<String> names = PlanService.LINE.fromJson(h.get("cellNames"), new TypeToken<List<String>>() { }.getType());
+            String state = b.end == null ? PlanRun.INTERRUPTED : b.end.get("state").getAsString();
+            Verdict v = b.end == null ? Verdicts.overall(b.cells, planned, state)
+                    : PlanService.LINE.fromJson(b.end.get("verdict"), Verdict.class);
+            long ended = b.end == null ? (b.cells.isEmpty() ? h.get("started").getAsLong()
+                    : b.cells.get(b.cells.size() - 1).endedEpochMs()) : b.end.get("ended").getAsLong();
+            out.add(new PlanRun(h.get("schema").getAsInt(), e.getKey(), str(h, "plan"), str(h, "description"),
+                    str(h, "file"), str(h, "planText"), h.get("started").getAsLong(), ended, planned, names, state,
+                    List.copyOf(b.cells), v));
+        }
+        return new Plans.History(out, damaged, path);
+    }
+
+    private static String str(JsonObject o, String k) {
+        JsonElement e = o.get(k);
+        return e == null || e.isJsonNull() ? null : e.getAsString();
+    }
+}

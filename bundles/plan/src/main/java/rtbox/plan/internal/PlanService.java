@@ -1,0 +1,325 @@
+package rtbox.plan.internal;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.text.SimpleDateFormat;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Date;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TimeZone;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.metatype.annotations.Designate;
+
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonObject;
+
+import rtbox.api.Policy;
+import rtbox.api.PolicyHandle;
+import rtbox.api.RtboxException;
+import rtbox.api.RunContext;
+import rtbox.api.RunParameters;
+import rtbox.api.SchedPolicy;
+import rtbox.api.result.RunReport;
+import rtbox.api.result.Verdict;
+import rtbox.api.result.Verdict.Outcome;
+import rtbox.core.LoadSpec;
+import rtbox.core.RunRequest;
+import rtbox.core.Runner;
+import rtbox.plan.CellResult;
+import rtbox.plan.PlanException;
+import rtbox.plan.PlanRun;
+import rtbox.plan.Plans;
+
+/**
+ * Checks and runs plans through the core runner, one cell at a time, with the
+ * scheduling tuner (rtbox.policy=sched) around each cell, and keeps the journal.
+ */
+@Component(service = Plans.class, configurationPid = "rtbox.plan", configurationPolicy = ConfigurationPolicy.OPTIONAL)
+@Designate(ocd = PlanConfig.class)
+public class PlanService implements Plans {
+    static final String TUNER = "sched";
+    static final Gson LINE = new GsonBuilder().serializeSpecialFloatingPointValues().serializeNulls().create();
+
+    @Reference
+    Runner runner;
+
+    private final Map<String, Policy> policies = new ConcurrentHashMap<>();
+    private final AtomicBoolean running = new AtomicBoolean();
+    private volatile boolean stopRequested;
+    private volatile Journal journal = new Journal(defaultJournal());
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    void addPolicy(Policy p, Map<String, Object> props) {
+        Object n = props.get(Policy.NAME);
+        if (n != null) {
+            policies.put(n.toString(), p);
+        }
+    }
+
+    void removePolicy(Policy p, Map<String, Object> props) {
+        Object n = props.get(Policy.NAME);
+        if (n != null) {
+            policies.remove(n.toString(), p);
+        }
+    }
+
+    @Activate
+    @Modified
+    void configure(PlanConfig config) {
+        String j = config.journal();
+        journal = new Journal(j == null || j.isBlank() ? defaultJournal() : Path.of(j));
+    }
+
+    @Deactivate
+    void deactivate() {
+        stop();
+    }
+
+    static Path defaultJournal() {
+        return Path.of(System.getProperty("rtbox.home", "."), "data", "results.journal");
+    }
+
+    void journal(Path file) {
+        journal = new Journal(file);
+    }
+
+    // ---- check
+
+    private record Loaded(String text, PlanParser.Parsed parsed) {
+    }
+
+    private Loaded load(Path file) throws RtboxException {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new RtboxException("plan", "cannot read plan " + file + ": " + e.getMessage());
+        }
+        PlanParser.Parsed p = PlanParser.parse(text);
+        List<String> problems = new ArrayList<>(p.problems());
+        if (problems.isEmpty()) {
+            problems.addAll(checkCells(p.cells()));
+        }
+        if (!problems.isEmpty()) {
+            throw new PlanException(file.toString(), problems);
+        }
+        return new Loaded(text, p);
+    }
+
+    /** Each cell against what is installed; one message per problem, naming the cells it hits. */
+    private List<String> checkCells(List<Cell> cells) {
+        Map<String, List<Cell>> byProblem = new LinkedHashMap<>();
+        for (Cell c : cells) {
+            try {
+                runner.check(request(c, c.parameters(), "check"));
+            } catch (RtboxException e) {
+                byProblem.computeIfAbsent(e.getMessage(), k -> new ArrayList<>()).add(c);
+            }
+            if (c.needsTuner() && !policies.containsKey(TUNER)) {
+                byProblem.computeIfAbsent("policy '" + c.policy().text() + "'" + (c.tuning().isEmpty() ? "" : " and "
+                        + "\"tuning\"") + " need the scheduling tuner (rtbox.policy.sched), which is not installed",
+                        k -> new ArrayList<>()).add(c);
+            }
+        }
+        List<String> out = new ArrayList<>();
+        byProblem.forEach((problem, hit) -> {
+            java.util.Set<String> sources = new java.util.LinkedHashSet<>();
+            hit.forEach(c -> sources.add(c.source()));
+            String which = hit.size() == 1 ? "cell '" + hit.get(0).name() + "'"
+                    : hit.size() == cells.size() ? "every cell" : hit.size() + " cells ('" + hit.get(0).name() + "', ...)";
+            out.add(String.join(", ", sources) + " (" + which + "): " + problem);
+        });
+        return out;
+    }
+
+    @Override
+    public List<String> check(Path file) throws RtboxException {
+        List<String> names = new ArrayList<>();
+        for (Cell c : load(file).parsed().cells()) {
+            names.add(c.name());
+        }
+        return names;
+    }
+
+    // ---- run
+
+    @Override
+    public void stop() {
+        if (running.get()) {
+            stopRequested = true;
+            runner.stop();
+        }
+    }
+
+    @Override
+    public PlanRun run(Path file, Listener listener) throws RtboxException {
+        Loaded plan = load(file);
+        if (!running.compareAndSet(false, true)) {
+            throw new RtboxException("plan", "a plan is already running: one measurement at a time");
+        }
+        stopRequested = false;
+        Listener l = listener == null ? new Listener() { } : listener;
+        try {
+            List<Cell> cells = plan.parsed().cells();
+            String id = newId();
+            long started = System.currentTimeMillis();
+            List<String> names = new ArrayList<>();
+            cells.forEach(c -> names.add(c.name()));
+            JsonObject head = new JsonObject();
+            head.addProperty("type", "plan");
+            head.addProperty("schema", PlanRun.SCHEMA);
+            head.addProperty("id", id);
+            head.addProperty("plan", plan.parsed().name());
+            head.addProperty("description", plan.parsed().description());
+            head.addProperty("file", file.toAbsolutePath().toString());
+            head.addProperty("planText", plan.text());
+            head.addProperty("started", started);
+            head.addProperty("cellsPlanned", cells.size());
+            head.add("cellNames", LINE.toJsonTree(names));
+            append(head);
+            List<CellResult> results = new ArrayList<>();
+            for (Cell c : cells) {
+                if (stopRequested) {
+                    break;
+                }
+                l.cellStarted(c.index(), cells.size(), c.name());
+                CellResult r = runCell(c, cells.size(), file, l);
+                JsonObject rec = new JsonObject();
+                rec.addProperty("type", "cell");
+                rec.addProperty("id", id);
+                rec.add("cell", LINE.toJsonTree(r));
+                append(rec);
+                results.add(r);
+                l.cellFinished(r, cells.size());
+            }
+            String state = results.size() < cells.size() ? PlanRun.STOPPED : PlanRun.COMPLETE;
+            Verdict overall = Verdicts.overall(results, cells.size(), state);
+            long ended = System.currentTimeMillis();
+            JsonObject end = new JsonObject();
+            end.addProperty("type", "end");
+            end.addProperty("id", id);
+            end.addProperty("ended", ended);
+            end.addProperty("state", state);
+            end.add("verdict", LINE.toJsonTree(overall));
+            append(end);
+            return new PlanRun(PlanRun.SCHEMA, id, plan.parsed().name(), plan.parsed().description(),
+                    file.toAbsolutePath().toString(), plan.text(), started, ended, cells.size(), names, state,
+                    List.copyOf(results), overall);
+        } finally {
+            running.set(false);
+        }
+    }
+
+    private void append(JsonObject record) throws RtboxException {
+        try {
+            journal.append(LINE.toJson(record));
+        } catch (IOException e) {
+            throw new RtboxException("journal", "cannot append to the result journal " + journal.path() + ": "
+                    + e.getMessage() + "; stopping, since a result not in the journal could be lost");
+        }
+    }
+
+    private CellResult runCell(Cell c, int count, Path file, Listener l) {
+        long started = System.currentTimeMillis();
+        Map<String, String> changes = new LinkedHashMap<>();
+        List<String> loads = new ArrayList<>();
+        c.loads().forEach(x -> loads.add(x.toString()));
+        RunParameters params = c.parameters();
+        PolicyHandle handle = null;
+        try {
+            Policy tuner = policies.get(TUNER);
+            boolean useTuner = tuner != null && (c.needsTuner() || c.policy().policy() != SchedPolicy.OTHER);
+            if (c.needsTuner() && tuner == null) {
+                throw new RtboxException("policy", "the scheduling tuner (rtbox.policy.sched) is gone");
+            }
+            if (useTuner) {
+                Map<String, String> settings = new LinkedHashMap<>(c.policy().tunerSettings());
+                if (!settings.containsKey("priority") && c.policy().policy().isRealtime()) {
+                    settings.put("priority", Integer.toString(params.priority));
+                }
+                settings.putAll(c.tuning());
+                handle = tuner.apply(settings, new CellContext());
+                changes.putAll(handle.changes());
+                String tp = handle.changes().get("thread.policy");
+                if (tp != null && tp.contains(" -> ")) {
+                    String[] eff = tp.substring(tp.indexOf(" -> ") + 4).trim().split("/");
+                    params = params.toBuilder().policy(SchedPolicy.parse(eff[0]))
+                            .priority(Integer.parseInt(eff[1])).build();
+                }
+            }
+            RunReport report = runner.run(request(c, params, file.toString()), f -> l.progress(c.index(), count, f));
+            return new CellResult(c.index(), c.name(), c.axes(), c.probe(), c.policy().text(), loads, changes, started,
+                    System.currentTimeMillis(), report, Verdicts.cell(report), null);
+        } catch (RtboxException | RuntimeException e) {
+            String msg = e instanceof RtboxException ? e.getMessage() : e.toString();
+            return new CellResult(c.index(), c.name(), c.axes(), c.probe(), c.policy().text(), loads, changes, started,
+                    System.currentTimeMillis(), null, new Verdict(Outcome.ERROR, List.of(), msg), msg);
+        } finally {
+            if (handle != null) {
+                handle.close();
+            }
+        }
+    }
+
+    private static RunRequest request(Cell c, RunParameters params, String file) {
+        List<LoadSpec> loads = c.loads();
+        return new RunRequest(c.probe(), params, c.thresholds(), "rtbox plan run " + file + " # cell " + (c.index() + 1)
+                + ": " + c.name(), loads);
+    }
+
+    private final class CellContext implements RunContext {
+        @Override
+        public boolean stopRequested() {
+            return stopRequested;
+        }
+
+        @Override
+        public void progress(double fraction) {
+        }
+
+        @Override
+        public void event(String kind, String detail) {
+        }
+    }
+
+    private static String newId() {
+        SimpleDateFormat f = new SimpleDateFormat("yyyyMMdd-HHmmss", Locale.ROOT);
+        f.setTimeZone(TimeZone.getTimeZone("UTC"));
+        return f.format(new Date()) + "-" + String.format(Locale.ROOT, "%04x", ThreadLocalRandom.current().nextInt(0x10000));
+    }
+
+    // ---- history
+
+    @Override
+    public History history() throws RtboxException {
+        Journal.Contents contents;
+        try {
+            contents = journal.read();
+        } catch (IOException e) {
+            throw new RtboxException("journal", "cannot read the result journal " + journal.path() + ": " + e.getMessage());
+        }
+        return JournalReader.history(contents, journal.path().toString());
+    }
+
+    static List<String> unmodifiable(List<String> l) {
+        return Collections.unmodifiableList(l);
+    }
+}

@@ -1,0 +1,109 @@
+package rtbox.plan.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.google.gson.JsonParser;
+
+class JournalTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void recordsReadBackInOrder() throws Exception {
+        Journal j = new Journal(dir.resolve("sub/results.journal"));
+        j.append("{\"a\":1}");
+        j.append("{\"b\":\"é\"}");
+        Journal.Contents c = j.read();
+        assertEquals(List.of("{\"a\":1}", "{\"b\":\"é\"}"), c.records());
+        assertEquals(List.of(), c.damaged());
+    }
+
+    @Test
+    void aTornTailIsSkippedAndTheNextAppendStartsClean() throws Exception {
+        Path f = dir.resolve("results.journal");
+        Journal j = new Journal(f);
+        j.append("{\"n\":1}");
+        j.append("{\"n\":2}");
+        j.append("{\"n\":3,\"text\":\"a longer record that the power cut will tear\"}");
+        long size = Files.size(f);
+        try (RandomAccessFile raf = new RandomAccessFile(f.toFile(), "rw")) {
+            raf.setLength(size - 20);
+        }
+        Journal.Contents c = j.read();
+        assertEquals(List.of("{\"n\":1}", "{\"n\":2}"), c.records());
+        assertEquals(1, c.damaged().size());
+        assertTrue(c.damaged().get(0).startsWith("line 3 ("), c.damaged().toString());
+        assertTrue(c.damaged().get(0).contains("the end of the file"), c.damaged().toString());
+        j.append("{\"n\":4}");
+        c = j.read();
+        assertEquals(List.of("{\"n\":1}", "{\"n\":2}", "{\"n\":4}"), c.records());
+        assertEquals(1, c.damaged().size(), "the torn bytes stay, skipped, on their own line");
+    }
+
+    @Test
+    void aFlippedByteIsCaughtByTheChecksum() throws Exception {
+        Path f = dir.resolve("results.journal");
+        Journal j = new Journal(f);
+        j.append("{\"n\":1}");
+        j.append("{\"n\":2}");
+        byte[] b = Files.readAllBytes(f);
+        b[b.length - 3] = '7';
+        Files.write(f, b);
+        Journal.Contents c = j.read();
+        assertEquals(List.of("{\"n\":1}"), c.records());
+        assertTrue(c.damaged().get(0).endsWith("checksum mismatch"), c.damaged().toString());
+    }
+
+    /** kill -9 of a process in the middle of appending: every record it reported is there, the rest is skipped. */
+    @Test
+    void survivesKillDashNineMidWrite() throws Exception {
+        Path f = dir.resolve("results.journal");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                JournalWriterMain.class.getName(), f.toString()).redirectErrorStream(true).start();
+        int confirmed = -1;
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream()))) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                if (line.startsWith("appended ")) {
+                    confirmed = Integer.parseInt(line.substring(9));
+                    if (confirmed >= 8) {
+                        // SIGKILL while the next big record is being written
+                        p.destroyForcibly();
+                        break;
+                    }
+                } else {
+                    throw new AssertionError("child said: " + line);
+                }
+            }
+        } finally {
+            p.destroyForcibly();
+            p.waitFor(10, TimeUnit.SECONDS);
+        }
+        assertTrue(confirmed >= 8, "the child appended records");
+        Journal j = new Journal(f);
+        Journal.Contents c = j.read();
+        assertTrue(c.records().size() >= confirmed + 1, "no reported record lost: " + c.records().size() + " < "
+                + (confirmed + 1));
+        for (int i = 0; i < c.records().size(); i++) {
+            assertEquals(i, JsonParser.parseString(c.records().get(i)).getAsJsonObject().get("seq").getAsInt());
+        }
+        assertTrue(c.damaged().size() <= 1, "at most the one torn tail: " + c.damaged());
+        j.append("{\"after\":true}");
+        Journal.Contents again = j.read();
+        assertEquals(c.records().size() + 1, again.records().size());
+        assertEquals("{\"after\":true}", again.records().get(again.records().size() - 1));
+    }
+}

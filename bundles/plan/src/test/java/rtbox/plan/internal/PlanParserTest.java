@@ -1,0 +1,160 @@
+package rtbox.plan.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import rtbox.api.SchedPolicy;
+
+class PlanParserTest {
+    static final String OK = "\"rtbox_plan\": 1, \"name\": \"t\", \"probe\": \"timer\", \"duration\": \"2s\"";
+
+    static Stream<Arguments> broken() {
+        return Stream.of(
+            Arguments.of("not JSON", "{\"rtbox_plan\": 1,", "$: not valid JSON"),
+            Arguments.of("not an object", "[1, 2]", "$: a plan is a JSON object ({...}), found an array"),
+            Arguments.of("no version", "{\"name\": \"t\", \"probe\": \"timer\", \"duration\": \"2s\"}",
+                    "$.rtbox_plan: missing: a plan starts with \"rtbox_plan\": 1"),
+            Arguments.of("future version", "{" + OK.replace("\"rtbox_plan\": 1", "\"rtbox_plan\": 2") + "}",
+                    "$.rtbox_plan: version 2 is not supported: this rtbox reads plan version 1"),
+            Arguments.of("no name", "{\"rtbox_plan\": 1, \"probe\": \"timer\", \"duration\": \"2s\"}",
+                    "$.name: missing: give the plan a name"),
+            Arguments.of("unknown top key", "{" + OK + ", \"durration\": \"5s\"}", "$.durration: unknown key: known are"),
+            Arguments.of("no probe", "{\"rtbox_plan\": 1, \"name\": \"t\", \"duration\": \"2s\"}",
+                    "$: no \"probe\": name one here"),
+            Arguments.of("no duration", "{\"rtbox_plan\": 1, \"name\": \"t\", \"probe\": \"timer\"}",
+                    "$: no \"duration\": give one here, e.g. \"10s\""),
+            Arguments.of("bad duration", "{" + OK.replace("\"2s\"", "\"2 weeks\"") + "}",
+                    "$.duration: '2 weeks' is not a time such as \"500ms\", \"10s\" or \"5m\""),
+            Arguments.of("zero duration", "{" + OK.replace("\"2s\"", "\"0s\"") + "}",
+                    "$.duration: \"0s\" must be more than zero"),
+            Arguments.of("interval as string", "{" + OK + ", \"parameters\": {\"interval_us\": \"1000\"}}",
+                    "$.parameters.interval_us: expected a whole number, found \"1000\""),
+            Arguments.of("interval zero", "{" + OK + ", \"parameters\": {\"interval_us\": 0}}",
+                    "$.parameters.interval_us: 0 is out of range: use 1 to 10000000"),
+            Arguments.of("cpus not array", "{" + OK + ", \"parameters\": {\"cpus\": 1}}",
+                    "$.parameters.cpus: expected a non-empty array of CPU numbers such as [0, 1], found 1"),
+            Arguments.of("policy unknown", "{" + OK + ", \"policy\": \"deadline\"}",
+                    "$.policy: 'deadline' is not a policy: use other, batch, idle, fifo[:PRIO], rr[:PRIO] or iso[@PCT][:PRIO]"),
+            Arguments.of("priority 100", "{" + OK + ", \"policy\": \"fifo:100\"}",
+                    "$.policy: 'fifo:100': priority '100' is not 1 to 99"),
+            Arguments.of("iso share 170", "{" + OK + ", \"matrix\": {\"policy\": [\"fifo:80\", \"iso@170\"]}}",
+                    "$.matrix.policy[1]: 'iso@170': iso_cpu '170' is not 0 to 100 (per cent)"),
+            Arguments.of("share on fifo", "{" + OK + ", \"policy\": \"fifo@70\"}",
+                    "$.policy: 'fifo@70': only iso takes a CPU share (@PCT)"),
+            Arguments.of("unknown axis", "{" + OK + ", \"matrix\": {\"cpu\": [0, 1]}}",
+                    "$.matrix.cpu: unknown axis: known are load, policy"),
+            Arguments.of("empty policy axis", "{" + OK + ", \"matrix\": {\"policy\": []}}",
+                    "$.matrix.policy: expected a non-empty array of policies"),
+            Arguments.of("load axis as array", "{" + OK + ", \"matrix\": {\"load\": [\"pipe\"]}}",
+                    "$.matrix.load: expected an object of named load sets"),
+            Arguments.of("load without workload", "{" + OK + ", \"loads\": [{\"parameters\": {}}]}",
+                    "$.loads[0]: no \"workload\": name the workload, e.g. \"pipe\""),
+            Arguments.of("bad load string", "{" + OK + ", \"matrix\": {\"load\": {\"x\": [\"pipe:mode\"]}}}",
+                    "$.matrix.load.x[0]: in load 'pipe:mode': 'mode' is not KEY=VALUE"),
+            Arguments.of("threshold negative", "{" + OK + ", \"thresholds\": {\"max_us\": -5}}",
+                    "$.thresholds.max_us: -5 is out of range: use 0 to any"),
+            Arguments.of("threshold misspelt", "{" + OK + ", \"thresholds\": {\"max_latency_us\": 5}}",
+                    "$.thresholds.max_latency_us: unknown key: known are jvm_stall_us, max_us, missed_deadlines, "
+                            + "overflows, p999_us, p99_us"),
+            Arguments.of("tuning nice 30", "{" + OK + ", \"tuning\": {\"nice\": 30}}",
+                    "$.tuning.nice: 30 is out of range: use -20 to 19"),
+            Arguments.of("cell unknown key", "{" + OK + ", \"cells\": [{\"probe\": \"tsc\"}, {\"prob\": \"x\"}]}",
+                    "$.cells[1].prob: unknown key: known in a cell are"),
+            Arguments.of("cell without probe", "{\"rtbox_plan\": 1, \"name\": \"t\", \"duration\": \"2s\", "
+                    + "\"cells\": [{\"probe\": \"tsc\"}, {\"name\": \"second\"}]}",
+                    "$.cells[1]: no \"probe\": name one here or at the top"),
+            Arguments.of("mlock as string", "{" + OK + ", \"parameters\": {\"mlock\": \"yes\"}}",
+                    "$.parameters.mlock: expected true or false, found \"yes\""));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("broken")
+    void brokenPlanIsNamedWithItsPath(String what, String json, String expected) {
+        PlanParser.Parsed p = PlanParser.parse(json);
+        assertTrue(p.cells().isEmpty(), what + ": no cell of a broken plan runs");
+        assertTrue(p.problems().stream().anyMatch(m -> m.startsWith(expected)),
+                what + ": expected a problem starting '" + expected + "', got " + p.problems());
+    }
+
+    @Test
+    void everyProblemIsReportedAtOnce() {
+        PlanParser.Parsed p = PlanParser.parse("{\"rtbox_plan\": 1, \"name\": \"t\", \"probe\": \"timer\", "
+                + "\"duration\": \"soon\", \"policy\": \"fifo:0\", \"parameters\": {\"interval_us\": -1}, "
+                + "\"thresholds\": {\"p99\": 10}, \"matrix\": {\"policy\": [\"iso@101\"]}}");
+        assertEquals(List.of(
+                "$.duration: 'soon' is not a time such as \"500ms\", \"10s\" or \"5m\"",
+                "$.parameters.interval_us: -1 is out of range: use 1 to 10000000",
+                "$.policy: 'fifo:0': priority '0' is not 1 to 99",
+                "$.thresholds.p99: unknown key: known are jvm_stall_us, max_us, missed_deadlines, overflows, p999_us, p99_us",
+                "$.matrix.policy[0]: 'iso@101': iso_cpu '101' is not 0 to 100 (per cent)"), p.problems());
+    }
+
+    @Test
+    void matrixExpandsIntoCellsWithAxes() {
+        PlanParser.Parsed p = PlanParser.parse("{\"rtbox_plan\": 1, \"name\": \"m\", \"probe\": \"timer\", "
+                + "\"duration\": \"1s\", \"warmup\": \"200ms\", \"parameters\": {\"interval_us\": 500, \"cpus\": [1]}, "
+                + "\"loads\": [\"pipe:mode=rtt\"], \"thresholds\": {\"max_us\": 900},"
+                + "\"matrix\": {\"policy\": [\"fifo:80\", \"iso@70\", \"other\"], "
+                + "\"load\": {\"none\": [], \"io\": [{\"workload\": \"blockio\", \"parameters\": {\"bs\": \"4k\", \"wrap\": true}}]}}}");
+        assertEquals(List.of(), p.problems());
+        assertEquals(6, p.cells().size());
+        Cell c = p.cells().get(3);
+        assertEquals("timer iso@70 +io", c.name());
+        assertEquals(java.util.Map.of("policy", "iso@70", "load", "io"), c.axes());
+        assertEquals(SchedPolicy.ISO, c.policy().policy());
+        assertEquals(70, c.policy().isoCpu());
+        assertTrue(c.needsTuner());
+        assertEquals(SchedPolicy.FIFO, c.parameters().policy, "checked as FIFO until the tuner decides");
+        assertEquals(500, c.parameters().intervalUs);
+        assertEquals(1, c.parameters().cpus[0]);
+        assertEquals(200_000_000L, c.parameters().warmupNs);
+        assertEquals(2, c.loads().size(), "the cell's own load plus the axis' load");
+        assertEquals("blockio:bs=4k,wrap=true", c.loads().get(1).toString());
+        assertEquals(900, c.thresholds().maxLatencyUs());
+        assertEquals(1000, c.thresholds().jvmStallBudgetUs(), "the default JVM stall budget, as rtbox run");
+        Cell f = p.cells().get(0);
+        assertEquals(SchedPolicy.FIFO, f.parameters().policy);
+        assertEquals(80, f.parameters().priority);
+        assertEquals(0, p.cells().get(5).parameters().priority);
+    }
+
+    @Test
+    void cellsOverrideTheTopLevelKeyByKeyInObjects() {
+        PlanParser.Parsed p = PlanParser.parse("{\"rtbox_plan\": 1, \"name\": \"c\", \"probe\": \"timer\", "
+                + "\"duration\": \"1s\", \"thresholds\": {\"max_us\": 100, \"missed_deadlines\": 0}, "
+                + "\"cells\": [{\"name\": \"idle\"}, {\"name\": \"tsc\", \"probe\": \"tsc\", \"duration\": \"3s\", "
+                + "\"thresholds\": {\"max_us\": 60000}}]}");
+        assertEquals(List.of(), p.problems());
+        assertEquals("idle", p.cells().get(0).name());
+        assertEquals("$.cells[1]", p.cells().get(1).source());
+        assertEquals("tsc", p.cells().get(1).probe());
+        assertEquals(3_000_000_000L, p.cells().get(1).parameters().durationNs);
+        assertEquals(60000, p.cells().get(1).thresholds().maxLatencyUs());
+        assertEquals(0, p.cells().get(1).thresholds().maxMissedDeadlines(), "kept from the top level");
+    }
+
+    @Test
+    void shippedPlansAreValid() throws Exception {
+        Path dir = Path.of("../../plans");
+        int n = 0;
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : (Iterable<Path>) files.filter(x -> x.toString().endsWith(".json"))::iterator) {
+                PlanParser.Parsed p = PlanParser.parse(Files.readString(f));
+                assertEquals(List.of(), p.problems(), f.toString());
+                assertTrue(!p.cells().isEmpty(), f.toString());
+                n++;
+            }
+        }
+        assertTrue(n >= 3, "quick, standard FAT and seed-004 plans ship in plans/");
+    }
+}

@@ -1,0 +1,275 @@
+package rtbox.plan.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import rtbox.api.Policy;
+import rtbox.api.PolicyHandle;
+import rtbox.api.RtboxException;
+import rtbox.api.RunParameters;
+import rtbox.api.SchedPolicy;
+import rtbox.api.result.CorrectedLatency;
+import rtbox.api.result.Histogram;
+import rtbox.api.result.ProbeResult;
+import rtbox.api.result.RunReport;
+import rtbox.api.result.Spike;
+import rtbox.api.result.SystemInfo;
+import rtbox.api.result.ThreadResult;
+import rtbox.api.result.Verdict;
+import rtbox.api.result.Verdict.Outcome;
+import rtbox.core.LoadSpec;
+import rtbox.core.RunRequest;
+import rtbox.core.Runner;
+import rtbox.plan.CellResult;
+import rtbox.plan.PlanException;
+import rtbox.plan.PlanReports;
+import rtbox.plan.PlanRun;
+import rtbox.plan.Plans;
+
+/** The plan service against a stand-in runner and tuner: order, failures, stop, journal, verdicts. */
+class PlanServiceTest {
+    @TempDir
+    Path dir;
+    PlanService service;
+    FakeRunner runner;
+    FakeTuner tuner;
+
+    @BeforeEach
+    void setUp() {
+        service = new PlanService();
+        runner = new FakeRunner();
+        service.runner = runner;
+        tuner = new FakeTuner();
+        service.addPolicy(tuner, Map.of(Policy.NAME, "sched"));
+        service.journal(dir.resolve("results.journal"));
+    }
+
+    Path plan(String body) throws Exception {
+        Path f = dir.resolve("plan.json");
+        Files.writeString(f, "{\"rtbox_plan\": 1, \"name\": \"p\", \"duration\": \"1s\", " + body + "}");
+        return f;
+    }
+
+    @Test
+    void aFailingCellDoesNotLoseTheOthersAndEveryCellIsJournalledBeforeItIsReported() throws Exception {
+        Path f = plan("\"cells\": [{\"probe\": \"timer\"}, {\"probe\": \"boom\"}, {\"probe\": \"timer\"}]");
+        List<String> events = new ArrayList<>();
+        PlanRun run = service.run(f, new Plans.Listener() {
+            @Override
+            public void cellStarted(int index, int count, String name) {
+                events.add("start " + index + "/" + count + " " + name);
+            }
+
+            @Override
+            public void cellFinished(CellResult cell, int count) {
+                try {
+                    int inJournal = (int) service.history().runs().get(0).cells().size();
+                    events.add("done " + cell.index() + " " + cell.verdict().outcome() + " journal " + inJournal);
+                } catch (RtboxException e) {
+                    throw new AssertionError(e);
+                }
+            }
+        });
+        assertEquals(List.of("start 0/3 timer", "done 0 PASS journal 1", "start 1/3 boom", "done 1 ERROR journal 2",
+                "start 2/3 timer", "done 2 PASS journal 3"), events);
+        assertEquals(Outcome.ERROR, run.verdict().outcome());
+        assertEquals("1 of 3 cells could not run: boom", run.verdict().reason());
+        assertEquals("probe boom blew up", run.cells().get(1).error());
+        assertNull(run.cells().get(1).report());
+        assertEquals(PlanRun.COMPLETE, run.state());
+        assertEquals(2, runner.runs.size(), "one at a time, the broken one in between");
+    }
+
+    @Test
+    void aPolicyMatrixGoesThroughTheTunerWhichDecidesTheThreadPolicy() throws Exception {
+        Path f = plan("\"probe\": \"timer\", \"matrix\": {\"policy\": [\"iso@70:80\", \"other\"], "
+                + "\"load\": {\"none\": [], \"pipe\": [\"pipe:mode=rtt\"]}}");
+        PlanRun run = service.run(f, null);
+        assertEquals(4, run.cells().size());
+        assertEquals(List.of(Map.of("policy", "iso", "priority", "80", "iso_cpu", "70"),
+                Map.of("policy", "iso", "priority", "80", "iso_cpu", "70")), tuner.applied);
+        assertEquals(0, tuner.open, "every handle closed");
+        RunRequest iso = runner.runs.get(0);
+        assertEquals(SchedPolicy.FIFO, iso.parameters().policy);
+        assertEquals(80, iso.parameters().priority);
+        assertEquals(List.of(), iso.loads());
+        assertEquals("pipe:mode=rtt", runner.runs.get(1).loads().get(0).toString());
+        assertEquals(SchedPolicy.OTHER, runner.runs.get(2).parameters().policy);
+        assertEquals("iso -> fifo/80", run.cells().get(0).policyChanges().get("thread.policy"));
+        String table = PlanReports.table(run);
+        assertTrue(table.startsWith("probe  policy     load  worst delay (us)  missed  overflows  verdict\n"), table);
+        assertTrue(table.contains("timer  iso@70:80  pipe               120       0          0  PASS"), table);
+        String text = PlanReports.text(run);
+        assertTrue(text.contains("== cell 1/4: timer iso@70:80 +none: PASS"), text);
+        assertTrue(text.contains("# tuner note.iso: SCHED_ISO is absent"), text);
+        assertTrue(text.endsWith("OVERALL PASS: all 4 cells passed\n"), text);
+        PlanRun back = PlanReports.fromJson(PlanReports.json(run));
+        assertEquals(run.cells().get(3).report().result().threads().get(0).latency().maxNs(),
+                back.cells().get(3).report().result().threads().get(0).latency().maxNs());
+    }
+
+    @Test
+    void stoppedAfterTheFirstCell() throws Exception {
+        Path f = plan("\"probe\": \"timer\", \"matrix\": {\"policy\": [\"fifo:50\", \"rr:50\", \"other\"]}");
+        PlanRun run = service.run(f, new Plans.Listener() {
+            @Override
+            public void cellFinished(CellResult cell, int count) {
+                service.stop();
+            }
+        });
+        assertEquals(PlanRun.STOPPED, run.state());
+        assertEquals(1, run.cells().size());
+        assertEquals(Outcome.INCONCLUSIVE, run.verdict().outcome());
+        assertEquals("only 1 of 3 cells ran (stopped); those passed", run.verdict().reason());
+        assertTrue(PlanReports.table(run).contains("NOT RUN"));
+        Plans.History h = service.history();
+        assertEquals(PlanRun.STOPPED, h.runs().get(0).state());
+    }
+
+    @Test
+    void aRunThatDiedIsReadBackAsInterrupted() throws Exception {
+        Path f = plan("\"probe\": \"timer\", \"matrix\": {\"policy\": [\"fifo:50\", \"rr:50\"]}");
+        service.run(f, null);
+        // Cut the journal after the first cell, as a kill -9 would have.
+        Path j = dir.resolve("results.journal");
+        List<String> lines = Files.readAllLines(j);
+        Files.write(j, lines.subList(0, 2));
+        Files.writeString(j, lines.get(2).substring(0, 40), java.nio.file.StandardOpenOption.APPEND);
+        Plans.History h = service.history();
+        PlanRun r = h.runs().get(0);
+        assertEquals(PlanRun.INTERRUPTED, r.state());
+        assertEquals(1, r.cells().size());
+        assertEquals(Outcome.INCONCLUSIVE, r.verdict().outcome());
+        assertTrue(r.verdict().reason().contains("killed or the power cut"), r.verdict().reason());
+        assertEquals(1, h.damaged().size());
+    }
+
+    @Test
+    void aCellWhoseWorstWakeUpWasTheJvmIsInconclusive() throws Exception {
+        runner.jvmWorst = true;
+        PlanRun run = service.run(plan("\"probe\": \"timer\""), null);
+        assertEquals(Outcome.INCONCLUSIVE, run.cells().get(0).verdict().outcome());
+        assertTrue(run.cells().get(0).verdict().reason().startsWith("the worst wake-up (900 us at 0.500 s) was a JVM pause"),
+                run.cells().get(0).verdict().reason());
+        assertEquals(Outcome.INCONCLUSIVE, run.verdict().outcome());
+    }
+
+    @Test
+    void checkNamesTheCellsAProblemHits() throws Exception {
+        Path f = plan("\"probe\": \"nosuch\", \"matrix\": {\"policy\": [\"fifo:50\", \"iso@90\"]}");
+        PlanException e = assertThrows(PlanException.class, () -> service.check(f));
+        assertEquals(List.of("$ (every cell): unknown probe 'nosuch': available are boom, timer"), e.problems());
+        service.removePolicy(tuner, Map.of(Policy.NAME, "sched"));
+        Path g = plan("\"probe\": \"timer\", \"matrix\": {\"policy\": [\"fifo:50\", \"iso@90\"]}");
+        e = assertThrows(PlanException.class, () -> service.run(g, null));
+        assertEquals(List.of("$ (cell 'timer iso@90'): policy 'iso@90' need the scheduling tuner (rtbox.policy.sched), "
+                + "which is not installed"), e.problems());
+        assertTrue(runner.runs.isEmpty(), "nothing ran");
+        assertFalse(Files.exists(dir.resolve("results.journal")));
+    }
+
+    // ---- stand-ins
+
+    static final class FakeRunner implements Runner {
+        final List<RunRequest> runs = new ArrayList<>();
+        boolean jvmWorst;
+
+        @Override
+        public Set<String> probes() {
+            return new java.util.TreeSet<>(Set.of("timer", "boom"));
+        }
+
+        @Override
+        public void check(RunRequest request) throws RtboxException {
+            if (!probes().contains(request.probe())) {
+                throw new RtboxException("probe", "unknown probe '" + request.probe() + "': available are boom, timer");
+            }
+        }
+
+        @Override
+        public RunReport run(RunRequest request, ProgressListener progress) throws RtboxException {
+            if (request.probe().equals("boom")) {
+                throw new RtboxException("probe", "probe boom blew up");
+            }
+            runs.add(request);
+            progress.progress(1.0);
+            long max = request.loads().isEmpty() ? 80_000 : 120_000;
+            List<Spike> spikes = jvmWorst ? List.of(new Spike(0, 500_000_000L, 900_000, "JVM pause", "GC 0.9 ms"))
+                    : List.of();
+            if (jvmWorst) {
+                max = 900_000;
+            }
+            Histogram h = new Histogram(1000, new long[] {10, 5}, 0, 15, 1000, max, 20_000, 10_000, 60_000, max);
+            ThreadResult t = new ThreadResult(0, 0, 1234, request.parameters().policy.lowerName(),
+                    request.parameters().priority, 15, 0, h, new CorrectedLatency(15, 10_000, 60_000, max, max, ""),
+                    spikes, 0);
+            ProbeResult pr = new ProbeResult(request.probe(), request.parameters().toString(), "CLOCK_MONOTONIC", 0,
+                    1_000_000_000L, true, List.of(t), Map.of("interval_us", 1000.0), List.of());
+            Verdict v = new Verdict(Outcome.PASS, List.of(), "all thresholds met");
+            return new RunReport(RunReport.SCHEMA, "r", 0, 1, request.command(), pr, h, List.of(), Map.of(), List.of(),
+                    new SystemInfo(Map.of()), v);
+        }
+
+        @Override
+        public Set<String> workloads() {
+            return Set.of("pipe");
+        }
+
+        @Override
+        public Map<String, Double> load(LoadSpec load, long durationNs, ProgressListener progress) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public void stop() {
+        }
+    }
+
+    static final class FakeTuner implements Policy {
+        final List<Map<String, String>> applied = new ArrayList<>();
+        int open;
+
+        @Override
+        public PolicyHandle apply(Map<String, String> settings, rtbox.api.RunContext context) {
+            Map<String, String> changes = new java.util.LinkedHashMap<>();
+            String p = settings.get("policy");
+            if (p.equals("iso")) {
+                applied.add(settings);
+                changes.put("thread.policy", "iso -> fifo/" + settings.getOrDefault("priority", "50"));
+                changes.put("note.iso", "SCHED_ISO is absent on this kernel");
+            } else {
+                changes.put("thread.policy", p + " -> " + p + "/" + settings.getOrDefault("priority", "0"));
+            }
+            open++;
+            return new PolicyHandle() {
+                @Override
+                public Map<String, String> changes() {
+                    return changes;
+                }
+
+                @Override
+                public void close() {
+                    open--;
+                }
+            };
+        }
+    }
+
+    static RunParameters unused() {
+        return RunParameters.builder().build();
+    }
+}
