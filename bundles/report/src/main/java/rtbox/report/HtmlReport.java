@@ -33,7 +33,7 @@ public final class HtmlReport {
         CAUSE_COLOURS.put("unexplained", "#000000");
     }
 
-    private static final int W = 760, H = 260, LEFT = 60, RIGHT = 20, TOP = 20, BOTTOM = 40;
+    private static final int W = 900, H = 260, LEFT = 60, RIGHT = 180, TOP = 20, BOTTOM = 40;
 
     private HtmlReport() {
     }
@@ -129,9 +129,9 @@ public final class HtmlReport {
             }
             b.append("<path class=\"series\" data-series=\"cpu ").append(t.cpu()).append("\" fill=\"none\" stroke=\"")
                     .append(colour).append("\" stroke-width=\"2\" d=\"").append(d).append("\"/>\n");
-            b.append("<text x=\"").append(W - RIGHT - 250).append("\" y=\"").append(TOP + 14 + 16 * k)
-                    .append("\" fill=\"").append(colour).append("\" font-size=\"12\">CPU ").append(t.cpu())
-                    .append(", max ").append(us(h.maxNs())).append(" us, overflows ").append(h.overflows())
+            b.append("<text x=\"").append(W - RIGHT + 10).append("\" y=\"").append(TOP + 14 + 16 * k)
+                    .append("\" fill=\"").append(colour).append("\" font-size=\"11\">CPU ").append(t.cpu())
+                    .append(": max ").append(us(h.maxNs())).append(" us, ").append(h.overflows()).append(" over")
                     .append("</text>\n");
         }
         return b.append("</svg>\n").toString();
@@ -166,9 +166,9 @@ public final class HtmlReport {
         int k = 0;
         for (Map.Entry<String, String> e : CAUSE_COLOURS.entrySet()) {
             int y = TOP + 14 + 16 * k++;
-            b.append("<rect x=\"").append(W - RIGHT - 140).append("\" y=\"").append(y - 9).append("\" width=\"10\" "
+            b.append("<rect x=\"").append(W - RIGHT + 10).append("\" y=\"").append(y - 9).append("\" width=\"10\" "
                     + "height=\"10\" fill=\"").append(e.getValue()).append("\"/>")
-                    .append(label(W - RIGHT - 125, y, e.getKey()));
+                    .append(label(W - RIGHT + 25, y, e.getKey()));
         }
         return b.append("</svg>\n").toString();
     }
