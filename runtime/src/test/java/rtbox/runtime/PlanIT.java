@@ -90,6 +90,33 @@ class PlanIT {
         assertEquals(before, read(RUNTIME), "the tuner put RT throttling back");
     }
 
+    /** SIGTERM (as an init system stops it) ends the current cell early; its partial result is in the journal. */
+    @Test
+    void sigtermStopsThePlanAndKeepsThePartialCell() throws Exception {
+        Path f = plan("two.json", "{\"rtbox_plan\": 1, \"name\": \"two\", \"probe\": \"timer\", \"duration\": \"30s\","
+                + " \"warmup\": \"200ms\", \"cells\": [{\"name\": \"first\"}, {\"name\": \"second\"}]}");
+        long t0 = System.currentTimeMillis();
+        try (Rtbox rtbox = new Rtbox(home)) {
+            rtbox.start("plan", "run", f.toString());
+            long end = System.currentTimeMillis() + 30_000;
+            while (rtbox.err.stream().noneMatch(l -> l.contains("rtbox: cell 1/2: first"))
+                    && System.currentTimeMillis() < end) {
+                Thread.sleep(20);
+            }
+            Thread.sleep(2000);
+            rtbox.terminate();
+        }
+        assertTrue(System.currentTimeMillis() - t0 < 25_000, "stopped well before the first cell's 30 s");
+        try (Rtbox next = new Rtbox(home)) {
+            Rtbox.Result r = next.run(60, "results", "last");
+            assertEquals(0, r.exitCode(), r.stderr());
+            assertTrue(r.stdout().contains("1 of 2 cells ran, stopped"), r.stdout());
+            assertTrue(r.stdout().contains("== cell 1/2: first: INCONCLUSIVE"), r.stdout());
+            assertTrue(r.stdout().contains("the run was stopped before its end"), r.stdout());
+            assertTrue(r.stdout().contains("NOT RUN"), r.stdout());
+        }
+    }
+
     /** kill -9 while the tuner has throttling at 70 %: the next start of the appliance restores it. */
     @Test
     void theNextStartRestoresWhatAKilledRunChanged() throws Exception {

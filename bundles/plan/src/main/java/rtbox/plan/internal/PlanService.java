@@ -88,9 +88,27 @@ public class PlanService implements Plans {
         journal = new Journal(j == null || j.isBlank() ? defaultJournal() : Path.of(j));
     }
 
+    /**
+     * On shutdown (SIGTERM, Ctrl-C) stops the running plan and waits a little for it to
+     * journal the cell that was cut short and its end record, so that the partial
+     * result is not lost to the JVM's exit.
+     */
     @Deactivate
     void deactivate() {
+        stopAndWait();
+    }
+
+    private void stopAndWait() {
         stop();
+        long end = System.nanoTime() + 5_000_000_000L;
+        while (running.get() && System.nanoTime() < end) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     static Path defaultJournal() {
@@ -177,6 +195,9 @@ public class PlanService implements Plans {
         }
         stopRequested = false;
         Listener l = listener == null ? new Listener() { } : listener;
+        // SIGTERM or Ctrl-C: stop, and hold the JVM's exit until the cut-short cell is journalled.
+        Thread hook = new Thread(this::stopAndWait, "rtbox-plan-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
         try {
             List<Cell> cells = plan.parsed().cells();
             String id = newId();
@@ -225,6 +246,11 @@ public class PlanService implements Plans {
                     List.copyOf(results), overall);
         } finally {
             running.set(false);
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down: the hook is running
+            }
         }
     }
 
