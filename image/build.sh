@@ -21,11 +21,12 @@
 #   RTBOX_DEBIAN_MIRROR  Debian mirror URL (default: taken from the host's apt sources)
 #   RTBOX_SECURITY_MIRROR  Debian security mirror URL (default: from the host's apt sources)
 #   RTBOX_EXTRA_MODULES  extra JDK modules for jlink, comma separated
-#   RTBOX_EXCLUDE_MODULES  JDK modules never linked although jdeps names them (default java.desktop)
+#   RTBOX_EXCLUDE_MODULES  JDK modules never linked although jdeps names them (comma separated)
 #   RTBOX_JNA_JAR        a JNA jar to put in the image for the self test's JNA check, when the
 #                        appliance jar does not carry JNA itself (optional)
 #   RTBOX_SKIP_HOST_DEPS=1  do not apt-get install host tools
 set -euo pipefail
+trap 'rc=$?; echo "[build] ERROR: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/.." && pwd)"
@@ -256,9 +257,11 @@ else
   JAR=""
 fi
 [ -n "${RTBOX_EXTRA_MODULES:-}" ] && MODULES="$MODULES,$RTBOX_EXTRA_MODULES"
-# java.desktop is left out: only JNA's optional AWT helpers reference it (the guest's JNA check proves
-# JNA works without it), and it would add ~13 MB with native AWT libraries.
-EXCLUDE=",${RTBOX_EXCLUDE_MODULES-java.desktop},"
+# Modules jdeps names but the image must not have can be listed in RTBOX_EXCLUDE_MODULES; the boot
+# test shows whether the appliance still runs without them. (java.desktop: JNA's Native names AWT
+# types in method signatures, so reflection over Native's methods, as rtbox.os.Tsc does, needs the
+# module's classes; its native libraries are removed below.)
+EXCLUDE=",${RTBOX_EXCLUDE_MODULES:-},"
 MODULES="$(tr ',' '\n' <<<"$MODULES" | grep -v '^$' | sort -u | while read -r m; do
              case "$EXCLUDE" in *",$m,"*) ;; *) echo "$m" ;; esac; done | paste -sd, -)"
 log "jlink modules: $MODULES"
@@ -266,6 +269,12 @@ jlink --module-path "$JDK/jmods" --add-modules "$MODULES" --vm=client \
       --strip-debug --no-header-files --no-man-pages --compress=2 \
       --output "$ROOT/opt/rtbox/jre" || die "jlink failed"
 rm -f "$ROOT/opt/rtbox/jre/bin/keytool"
+# java.desktop's native side needs X11, ALSA, freetype, libjpeg...: none of that is on the board and
+# nothing headless uses it, so only the classes (and the headless libawt) stay
+for l in libawt_xawt.so libsplashscreen.so libfontmanager.so libjsound.so libjavajpeg.so liblcms.so \
+         libmlib_image.so libjawt.so; do
+  rm -f "$ROOT/opt/rtbox/jre/lib/$l"
+done
 echo "$MODULES" > "$WORK/modules.txt"
 
 # appliance
