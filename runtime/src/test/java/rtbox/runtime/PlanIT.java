@@ -81,7 +81,10 @@ class PlanIT {
             assertTrue(Files.readString(dir.resolve("report.html")).contains("<svg"));
             assertTrue(Files.exists(dir.resolve("cell-4.json")));
             String id = json.get("id").getAsString();
+            Rtbox.Result single = new Rtbox(home).run(60, "run", "timer", "-D", "1s", "--warmup", "200ms");
+            assertNotEquals(2, single.exitCode(), single.stderr());
             Rtbox.Result list = new Rtbox(home).run(60, "results");
+            assertTrue(list.stdout().contains("run timer") && list.stdout().contains("1/1"), list.stdout());
             assertTrue(list.stdout().contains(id) && list.stdout().contains("short matrix") && list.stdout().contains("4/4"),
                     list.stdout());
         } finally {

@@ -33,6 +33,14 @@ public interface Plans {
     /** Asks the running plan, if any, to stop: the current cell ends early, no further cell starts. */
     void stop();
 
+    /**
+     * Appends a single run (as {@code rtbox run} makes) to the journal as a run of one
+     * cell, synced before it returns, so that it is listed with the plan runs.
+     *
+     * @since 1.1
+     */
+    PlanRun record(rtbox.api.result.RunReport report) throws RtboxException;
+
     /** Past runs from the journal, oldest first, and what was skipped as damaged. */
     History history() throws RtboxException;
 

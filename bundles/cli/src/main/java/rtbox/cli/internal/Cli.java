@@ -61,7 +61,7 @@ public class Cli implements Callable<Integer> {
         PrintWriter out = new PrintWriter(System.out, true);
         PrintWriter err = new PrintWriter(System.err, true);
         CommandLine cl = new CommandLine(new RtboxCommand())
-                .addSubcommand("run", new RunCommand(runner))
+                .addSubcommand("run", new RunCommand(runner, () -> plans))
                 .addSubcommand("probes", new ProbesCommand(runner))
                 .addSubcommand("load", new LoadCommand(runner))
                 .addSubcommand("selftest", new SelftestCommand(runner))

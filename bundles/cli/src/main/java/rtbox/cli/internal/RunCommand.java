@@ -97,8 +97,11 @@ class RunCommand implements Callable<Integer> {
     @Option(names = "--help", usageHelp = true, description = "Show this help.")
     boolean help;
 
-    RunCommand(Runner runner) {
+    private final java.util.function.Supplier<rtbox.plan.Plans> plans;
+
+    RunCommand(Runner runner, java.util.function.Supplier<rtbox.plan.Plans> plans) {
         this.runner = runner;
+        this.plans = plans;
     }
 
     @Override
@@ -127,6 +130,15 @@ class RunCommand implements Callable<Integer> {
         if (tty) {
             err.print("\r\033[K");
             err.flush();
+        }
+        // Into the result journal (synced) before it is reported anywhere.
+        rtbox.plan.Plans journal = plans.get();
+        if (journal != null) {
+            try {
+                journal.record(r);
+            } catch (RtboxException e) {
+                err.println("rtbox: warning: " + e.getMessage());
+            }
         }
         out.print(Reports.summary(r));
         out.print(LoadFigures.format(r.workloads(), r.events()));

@@ -332,6 +332,41 @@ public class PlanService implements Plans {
         return f.format(new Date()) + "-" + String.format(Locale.ROOT, "%04x", ThreadLocalRandom.current().nextInt(0x10000));
     }
 
+    @Override
+    public PlanRun record(RunReport report) throws RtboxException {
+        String id = newId();
+        String probe = report.result().probe();
+        String policy = report.result().threads().isEmpty() ? "" : report.result().threads().get(0).policy() + ":"
+                + report.result().threads().get(0).priority();
+        CellResult cell = new CellResult(0, probe, Map.of(), probe, policy, new ArrayList<>(report.workloads().keySet()),
+                Map.of(), report.startedEpochMs(), report.endedEpochMs(), report, report.verdict(), null);
+        String name = "run " + probe;
+        JsonObject head = new JsonObject();
+        head.addProperty("type", "plan");
+        head.addProperty("schema", PlanRun.SCHEMA);
+        head.addProperty("id", id);
+        head.addProperty("plan", name);
+        head.addProperty("description", report.command());
+        head.addProperty("started", report.startedEpochMs());
+        head.addProperty("cellsPlanned", 1);
+        head.add("cellNames", LINE.toJsonTree(List.of(probe)));
+        append(head);
+        JsonObject rec = new JsonObject();
+        rec.addProperty("type", "cell");
+        rec.addProperty("id", id);
+        rec.add("cell", LINE.toJsonTree(cell));
+        append(rec);
+        JsonObject end = new JsonObject();
+        end.addProperty("type", "end");
+        end.addProperty("id", id);
+        end.addProperty("ended", report.endedEpochMs());
+        end.addProperty("state", PlanRun.COMPLETE);
+        end.add("verdict", LINE.toJsonTree(report.verdict()));
+        append(end);
+        return new PlanRun(PlanRun.SCHEMA, id, name, report.command(), null, null, report.startedEpochMs(),
+                report.endedEpochMs(), 1, List.of(probe), PlanRun.COMPLETE, List.of(cell), report.verdict());
+    }
+
     // ---- history
 
     @Override

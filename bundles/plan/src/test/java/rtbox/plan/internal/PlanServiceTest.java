@@ -169,6 +169,20 @@ class PlanServiceTest {
     }
 
     @Test
+    void aSingleRunIsJournalledAsARunOfOneCell() throws Exception {
+        RunParameters p = RunParameters.builder().policy(SchedPolicy.FIFO).priority(99).build();
+        RunReport r = runner.run(new RunRequest("timer", p, rtbox.core.Thresholds.NONE, "rtbox run timer -p 99"), f -> { });
+        service.record(r);
+        PlanRun back = service.history().runs().get(0);
+        assertEquals("run timer", back.plan());
+        assertEquals("rtbox run timer -p 99", back.description());
+        assertEquals("fifo:99", back.cells().get(0).policy());
+        assertEquals(PlanRun.COMPLETE, back.state());
+        assertEquals(Outcome.PASS, back.verdict().outcome());
+        assertEquals(80, back.cells().get(0).worstUs());
+    }
+
+    @Test
     void checkNamesTheCellsAProblemHits() throws Exception {
         Path f = plan("\"probe\": \"nosuch\", \"matrix\": {\"policy\": [\"fifo:50\", \"iso@90\"]}");
         PlanException e = assertThrows(PlanException.class, () -> service.check(f));
