@@ -17,6 +17,7 @@
 #                        which p3scan must report findings and the test must fail)
 # Exit status: 0 all checks passed, 1 a check failed, 2 the test could not run.
 set -euo pipefail
+trap 'rc=$?; echo "[boot-test] ERROR: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
 export LC_ALL=C
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -69,7 +70,7 @@ mcopy -o -i "$FAT" "$TD/syslinux.cfg" ::/syslinux.cfg || die "cannot write sysli
 log "booting $(basename "$IMG") (qemu -cpu $CPU -m 192, TCG${PLUGIN:+, p3scan}), timeout ${TIMEOUT}s"
 LOG="$TD/serial.log"
 T0="${EPOCHREALTIME/./}"   # microseconds
-set +e
+set +e; trap - ERR
 timeout --kill-after=10 "$TIMEOUT" \
   qemu-system-i386 -cpu "$CPU" -m 192 -nographic -no-reboot \
     -drive file="$TIMG",format=raw,if=ide,index=0,media=disk \
@@ -80,7 +81,7 @@ timeout --kill-after=10 "$TIMEOUT" \
       printf '%5d.%02d %s\n' $((d / 1000000)) $(( (d / 10000) % 100 )) "${line%$'\r'}"
     done > "$LOG"
 QRC="${PIPESTATUS[0]}"
-set -e
+set -e; trap 'rc=$?; echo "[boot-test] ERROR: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
 d=$(( ${EPOCHREALTIME/./} - T0 )); WALL="$((d / 1000000)).$(( (d / 100000) % 10 ))"
 log "qemu exited rc=$QRC after ${WALL}s; serial log: $LOG"
 
@@ -187,4 +188,4 @@ if [ "$FAILN" -gt 0 ]; then
   tail -n 40 "$LOG"
 fi
 echo "boot-test: $PASS passed, $FAILN failed"
-[ "$FAILN" = 0 ]
+if [ "$FAILN" -gt 0 ]; then exit 1; fi
