@@ -22,6 +22,7 @@ import rtbox.plan.PlanException;
 import rtbox.plan.PlanReports;
 import rtbox.plan.PlanRun;
 import rtbox.plan.Plans;
+import rtbox.report.HdrIntervalLog;
 import rtbox.report.HtmlReport;
 import rtbox.report.ReportCell;
 
@@ -105,7 +106,7 @@ class PlanCommand implements Callable<Integer> {
         CommandSpec spec;
         @Parameters(index = "0", paramLabel = "FILE", description = "The plan (JSON).")
         Path file;
-        @Option(names = "--report", paramLabel = "DIR", description = "Write report.txt, report.json, report.html "
+        @Option(names = "--report", paramLabel = "DIR", description = "Write report.txt, report.json, report.html, report.hlog "
                 + "and each cell's cyclictest --json to DIR.")
         Path report;
         @Option(names = {"-q", "--quiet"}, description = "No progress.")
@@ -174,6 +175,9 @@ class PlanCommand implements Callable<Integer> {
                     Files.writeString(html, HtmlReport.render("rtbox plan " + run.plan() + " (" + run.id() + ")",
                             run.verdict().outcome() + ": " + run.verdict().reason(), cells), StandardCharsets.UTF_8);
                     files.add(html);
+                    Path hlog = report.resolve("report.hlog");
+                    Files.writeString(hlog, HdrIntervalLog.render(cells), StandardCharsets.UTF_8);
+                    files.add(hlog);
                     out.println("rtbox: report in " + report + ": " + files.stream().map(f -> f.getFileName().toString())
                             .reduce((a, b) -> a + ", " + b).orElse(""));
                 } catch (IOException e) {

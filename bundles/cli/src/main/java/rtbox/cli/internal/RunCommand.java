@@ -24,6 +24,7 @@ import rtbox.core.Reports;
 import rtbox.core.RunRequest;
 import rtbox.core.Runner;
 import rtbox.core.Thresholds;
+import rtbox.report.HdrIntervalLog;
 import rtbox.report.HtmlReport;
 import rtbox.report.ReportCell;
 
@@ -74,6 +75,8 @@ class RunCommand implements Callable<Integer> {
     Path report;
     @Option(names = "--html", paramLabel = "FILE", description = "Write an HTML report with plots to FILE.")
     Path html;
+    @Option(names = "--hdrlog", paramLabel = "FILE", description = "Write an HdrHistogram interval log to FILE.")
+    Path hdrlog;
     @Option(names = "--warmup", paramLabel = "TIME", description = "Warm-up before measuring (default 1s).")
     String warmup = "1s";
     @Option(names = "--max-latency", paramLabel = "US", description = "FAIL if any wake-up is later than US.")
@@ -147,6 +150,9 @@ class RunCommand implements Callable<Integer> {
             write(json, Reports.cyclictestJson(r));
             write(report, Reports.json(r));
             write(histfile, Reports.histogramFile(r));
+            if (hdrlog != null) {
+                write(hdrlog, HdrIntervalLog.render(List.of(new ReportCell(probe, r))));
+            }
             if (html != null) {
                 write(html, HtmlReport.render("rtbox " + probe, r.verdict().outcome() + ": " + r.verdict().reason(),
                         List.of(new ReportCell(probe, r))));
