@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -146,13 +145,14 @@ public final class Tsc implements AutoCloseable {
     }
 
     private static MethodHandle dispatchHandle() {
+        // findStatic resolves this one method only. Reflection (getDeclaredMethod) would
+        // resolve every signature in Native, some of which name java.awt types: on the
+        // board's trimmed runtime, without java.desktop, that is a NoClassDefFoundError.
         try {
-            Method m = com.sun.jna.Native.class.getDeclaredMethod("invokeLong", Function.class, long.class, int.class,
-                    Object[].class);
-            m.setAccessible(true);
-            MethodHandle h = MethodHandles.lookup().unreflect(m);
-            return h.asType(MethodType.methodType(long.class, Function.class, long.class, int.class, Object[].class));
-        } catch (ReflectiveOperationException | RuntimeException e) {
+            MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(com.sun.jna.Native.class, MethodHandles.lookup());
+            return lookup.findStatic(com.sun.jna.Native.class, "invokeLong",
+                    MethodType.methodType(long.class, Function.class, long.class, int.class, Object[].class));
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             return null;
         }
     }
