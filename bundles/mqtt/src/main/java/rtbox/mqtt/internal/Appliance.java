@@ -1,0 +1,649 @@
+package rtbox.mqtt.internal;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+
+import org.eclipse.paho.client.mqttv3.IMqttDeliveryToken;
+import org.eclipse.paho.client.mqttv3.MqttAsyncClient;
+import org.eclipse.paho.client.mqttv3.MqttCallbackExtended;
+import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
+import org.eclipse.paho.client.mqttv3.MqttException;
+import org.eclipse.paho.client.mqttv3.MqttMessage;
+import org.eclipse.paho.client.mqttv3.persist.MqttDefaultFilePersistence;
+import org.osgi.framework.BundleContext;
+import org.osgi.service.cm.ConfigurationAdmin;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.metatype.annotations.Designate;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+
+import rtbox.api.RtboxException;
+import rtbox.api.result.RunReport;
+import rtbox.core.RunRequest;
+import rtbox.core.Runner;
+
+/**
+ * The appliance on MQTT: keeps one connection to the site broker (its own reconnect,
+ * not Paho's, whose timer and lock are static), publishes a retained status with a
+ * matching last will, obeys commands under its own {@code down} tree and sends
+ * replies, progress and results through the durable {@link Outbox}.
+ *
+ * <p>Threads: Paho's callbacks only hand work over. {@code rtbox-mqtt-io} owns the
+ * client (connect, subscribe, publish); {@code rtbox-mqtt-cmd} checks and executes
+ * commands; {@code rtbox-mqtt-run} runs the measurement. All three, and Paho's own,
+ * end when the component deactivates.
+ */
+@Component(configurationPid = "rtbox.mqtt", configurationPolicy = ConfigurationPolicy.REQUIRE, service = {})
+@Designate(ocd = MqttConfig.class)
+public class Appliance implements MqttCallbackExtended {
+    static final String LOG = "rtbox mqtt: ";
+    private static final int QOS = 1;
+
+    @Reference
+    Runner runner;
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    volatile ConfigurationAdmin configAdmin;
+
+    private BundleContext context;
+    private MqttConfig config;
+    private String appliance;
+    private Path dataDir;
+    private Outbox outbox;
+    private MqttAsyncClient client;
+    private MqttConnectOptions options;
+    private ScheduledExecutorService io;
+    private ScheduledExecutorService cmd;
+    private ExecutorService runs;
+    private volatile boolean connected;
+    private volatile boolean closing;
+    private long backoffMs = 500;
+    private final long startedMs = System.currentTimeMillis();
+    private BundleCommands bundles;
+    private ConfigCommands configs;
+
+    /** Replies already sent, by request id: a repeat gets the same reply again. Only the cmd thread uses it. */
+    private Map<String, byte[]> answered;
+
+    /** The run under way (guarded by this), or null. */
+    private RunSession active;
+
+    @Activate
+    void activate(BundleContext context, MqttConfig config) throws Exception {
+        this.context = context;
+        this.config = config;
+        this.appliance = config.appliance() == null ? "" : config.appliance().trim();
+        String bad = Topics.checkId("appliance id", appliance);
+        if (bad != null) {
+            throw new IllegalArgumentException("rtbox.mqtt: " + bad);
+        }
+        if (config.brokers() == null || config.brokers().isBlank()) {
+            throw new IllegalArgumentException("rtbox.mqtt: brokers is empty: give tcp://HOST:PORT or ssl://HOST:PORT");
+        }
+        dataDir = dataDir(context, config);
+        outbox = new Outbox(dataDir.resolve("outbox"), config.outboxMaxBytes());
+        int remembered = Math.max(16, config.rememberedRequests());
+        answered = new LinkedHashMap<>(64, 0.75f, false) {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, byte[]> eldest) {
+                return size() > remembered;
+            }
+        };
+        bundles = new BundleCommands(context, dataDir);
+        configs = new ConfigCommands(() -> configAdmin);
+        options = Connection.options(config, Topics.status(appliance), Payloads.bytes(status("offline")));
+        String[] uris = options.getServerURIs();
+        client = new MqttAsyncClient(uris[0], "rtbox-" + appliance,
+                new MqttDefaultFilePersistence(dataDir.resolve("paho").toString()));
+        client.setCallback(this);
+        io = Executors.newSingleThreadScheduledExecutor(named("rtbox-mqtt-io"));
+        cmd = Executors.newSingleThreadScheduledExecutor(named("rtbox-mqtt-cmd"));
+        runs = Executors.newSingleThreadExecutor(named("rtbox-mqtt-run"));
+        cmd.execute(this::reportInterrupted);
+        cmd.scheduleWithFixedDelay(this::progressTick, 500, 500, TimeUnit.MILLISECONDS);
+        io.execute(this::connect);
+    }
+
+    @Deactivate
+    void deactivate() {
+        closing = true;
+        RunSession s;
+        synchronized (this) {
+            s = active;
+        }
+        if (s != null) {
+            runner.stop();
+        }
+        runs.shutdown();
+        cmd.shutdown();
+        try {
+            // A stopped run still writes its result into the outbox before the process goes.
+            runs.awaitTermination(15, TimeUnit.SECONDS);
+            cmd.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        cmd.shutdownNow();
+        runs.shutdownNow();
+        try {
+            io.submit(this::closeClient).get(15, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            System.err.println(LOG + "closing the connection failed: " + e);
+        }
+        io.shutdownNow();
+        try {
+            io.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    // ---- connection (rtbox-mqtt-io) ----
+
+    private void connect() {
+        if (closing || connected) {
+            return;
+        }
+        try {
+            client.connect(options).waitForCompletion(config.connectTimeoutSeconds() * 1000L + 2000);
+            client.subscribe(Topics.commands(appliance), QOS).waitForCompletion(10_000);
+            connected = true;
+            backoffMs = 500;
+            System.err.println(LOG + "connected to " + client.getCurrentServerURI() + " as " + appliance);
+            publishStatus();
+            drain();
+        } catch (MqttException e) {
+            connected = false;
+            System.err.println(LOG + "cannot connect to " + String.join(", ", options.getServerURIs()) + ": "
+                    + Connection.describe(e) + "; trying again in " + backoffMs + " ms");
+            try {
+                if (client.isConnected()) {
+                    client.disconnectForcibly(0, 1000, false);
+                }
+            } catch (MqttException ignored) {
+                // not connected after all
+            }
+            io.schedule(this::connect, backoffMs, TimeUnit.MILLISECONDS);
+            backoffMs = Math.min(backoffMs * 2, 30_000);
+        }
+    }
+
+    @Override
+    public void connectComplete(boolean reconnect, String serverURI) {
+        // connect() does the work once its token completes.
+    }
+
+    @Override
+    public void connectionLost(Throwable cause) {
+        if (!closing) {
+            io.execute(() -> {
+                connected = false;
+                System.err.println(LOG + "connection lost: " + cause + "; reconnecting");
+                connect();
+            });
+        }
+    }
+
+    @Override
+    public void messageArrived(String topic, MqttMessage message) {
+        // Paho's thread: never call the client from here (it can deadlock); hand over.
+        byte[] payload = message.getPayload();
+        boolean retained = message.isRetained();
+        if (!closing) {
+            cmd.execute(() -> command(topic, payload, retained));
+        }
+    }
+
+    @Override
+    public void deliveryComplete(IMqttDeliveryToken token) {
+        // drain() waits for each acknowledgement itself.
+    }
+
+    /** Publishes the outbox oldest first, one message acknowledged at a time. */
+    private void drain() {
+        while (connected && !Thread.currentThread().isInterrupted()) {
+            Outbox.Entry e;
+            try {
+                e = outbox.first();
+            } catch (IOException ex) {
+                System.err.println(LOG + "outbox: " + ex.getMessage() + "; setting it aside");
+                try {
+                    outbox.quarantine(outbox.ids().get(0));
+                } catch (IOException | IndexOutOfBoundsException ex2) {
+                    return;
+                }
+                continue;
+            }
+            if (e == null) {
+                return;
+            }
+            try {
+                client.publish(e.topic(), e.payload(), QOS, false).waitForCompletion(30_000);
+            } catch (MqttException ex) {
+                // Lost connection: connectionLost reconnects and drains again. A timeout: try again soon.
+                if (client.isConnected()) {
+                    io.schedule(this::drain, 1, TimeUnit.SECONDS);
+                }
+                return;
+            }
+            try {
+                outbox.remove(e.id());
+            } catch (IOException ex) {
+                System.err.println(LOG + "outbox: cannot remove a delivered message: " + ex.getMessage());
+                return;
+            }
+        }
+    }
+
+    private void publishStatus() {
+        if (!connected) {
+            return;
+        }
+        try {
+            client.publish(Topics.status(appliance), Payloads.bytes(status("online")), QOS, true);
+        } catch (MqttException e) {
+            System.err.println(LOG + "cannot publish the status: " + Connection.describe(e));
+        }
+    }
+
+    private void closeClient() {
+        try {
+            if (client.isConnected()) {
+                drain();
+                client.publish(Topics.status(appliance), Payloads.bytes(status("offline")), QOS, true)
+                        .waitForCompletion(5000);
+                client.disconnect(5000).waitForCompletion(6000);
+            }
+        } catch (MqttException e) {
+            try {
+                client.disconnectForcibly(0, 1000, false);
+            } catch (MqttException ignored) {
+                // already gone
+            }
+        }
+        connected = false;
+        try {
+            client.close(true);
+        } catch (MqttException e) {
+            System.err.println(LOG + "closing the client: " + Connection.describe(e));
+        }
+    }
+
+    /** Queues a message durably, then lets the io thread publish it. */
+    private void send(String topic, JsonObject payload) {
+        try {
+            outbox.add(topic, Payloads.bytes(payload));
+        } catch (IOException e) {
+            System.err.println(LOG + "outbox: cannot queue a message for " + topic + ": " + e.getMessage());
+            return;
+        }
+        if (!closing) {
+            io.execute(this::drain);
+        }
+    }
+
+    private void statusChanged() {
+        if (!closing) {
+            io.execute(this::publishStatus);
+        }
+    }
+
+    JsonObject status(String state) {
+        JsonObject o = Payloads.envelope("status", appliance, null, 0);
+        o.addProperty("state", state);
+        o.addProperty("since", Instant.ofEpochMilli(startedMs).toString());
+        if ("online".equals(state)) {
+            RunSession s;
+            synchronized (this) {
+                s = active;
+            }
+            o.addProperty("busy", s != null);
+            if (s != null) {
+                o.addProperty("run", s.id);
+                o.addProperty("probe", s.probe);
+            }
+            o.add("probes", Payloads.GSON.toJsonTree(new java.util.TreeSet<>(runner.probes())));
+            o.add("workloads", Payloads.GSON.toJsonTree(new java.util.TreeSet<>(runner.workloads())));
+            o.addProperty("outbox_messages", outbox.size());
+            o.addProperty("outbox_bytes", outbox.bytes());
+        }
+        return o;
+    }
+
+    // ---- commands (rtbox-mqtt-cmd) ----
+
+    private void command(String topic, byte[] payload, boolean retained) {
+        String verb = Topics.verb(appliance, topic);
+        if (retained) {
+            System.err.println(LOG + "ignored a retained command on " + topic
+                    + ": commands must not be retained (clear it with an empty retained message)");
+            return;
+        }
+        JsonObject c;
+        try {
+            JsonElement e = JsonParser.parseString(new String(payload, StandardCharsets.UTF_8));
+            if (!e.isJsonObject()) {
+                reply(null, verb, Reply.bad("the command is not a JSON object: " + shorten(e.toString())));
+                return;
+            }
+            c = e.getAsJsonObject();
+        } catch (JsonParseException e) {
+            reply(null, verb, Reply.bad("the command is not valid JSON: " + rootMessage(e)));
+            return;
+        }
+        String requestId = c.has("requestId") && c.get("requestId").isJsonPrimitive()
+                ? c.get("requestId").getAsString() : null;
+        String bad = Topics.checkId("requestId", requestId);
+        if (bad != null) {
+            reply(null, verb, Reply.bad(bad + ": every command needs a requestId; the reply goes to "
+                    + Topics.reply(appliance, "REQUESTID")));
+            return;
+        }
+        byte[] earlier = answered.get(requestId);
+        if (earlier != null) {
+            // A repeat (the broker delivered it twice, or the sender tried again): answer, do not execute.
+            try {
+                outbox.add(Topics.reply(appliance, requestId), earlier);
+            } catch (IOException e) {
+                System.err.println(LOG + "outbox: " + e.getMessage());
+            }
+            io.execute(this::drain);
+            return;
+        }
+        Reply r;
+        try {
+            r = check(c, verb);
+            if (r == null) {
+                r = execute(verb, c, requestId);
+            }
+        } catch (RtboxException e) {
+            r = Reply.bad(e.getMessage());
+        } catch (RuntimeException e) {
+            r = Reply.failed(verb + " failed on the appliance: " + e);
+        }
+        reply(requestId, verb, r);
+    }
+
+    /** Null when the envelope is sound, else the error reply. */
+    private Reply check(JsonObject c, String verb) throws RtboxException {
+        if (c.has("schema") && !"1".equals(c.get("schema").getAsString())) {
+            return Reply.bad("schema " + c.get("schema") + " is not understood: this appliance reads schema 1");
+        }
+        String to = RunJson.string(c, "appliance", appliance);
+        if (!appliance.equals(to)) {
+            return Reply.bad("the command is addressed to appliance '" + to + "' but reached '" + appliance + "'");
+        }
+        String expires = RunJson.string(c, "expires", null);
+        if (expires == null) {
+            return Reply.bad("expires is missing: give the time after which the command must not run, e.g. \"expires\":"
+                    + " \"" + Instant.now().plusSeconds(60).toString() + "\"");
+        }
+        Instant until;
+        try {
+            until = expires.matches("\\d+") ? Instant.ofEpochMilli(Long.parseLong(expires)) : Instant.parse(expires);
+        } catch (DateTimeParseException | NumberFormatException e) {
+            return Reply.bad("expires '" + expires + "' is not an ISO-8601 time such as 2026-01-01T12:00:00Z"
+                    + " or epoch milliseconds");
+        }
+        Instant now = Instant.now();
+        if (now.isAfter(until)) {
+            return Reply.bad("the command expired at " + until + " (the appliance's clock says " + now + "): not run");
+        }
+        return null;
+    }
+
+    private static final String VERBS = "run, stop, status, selftest, bundles, install, update, uninstall, get-config,"
+            + " set-config";
+
+    private Reply execute(String verb, JsonObject c, String requestId) throws RtboxException {
+        switch (verb) {
+            case "run": return run(c, requestId);
+            case "stop": return stop(c);
+            case "status": return Reply.ok("online", status("online"));
+            case "selftest": return selftest();
+            case "bundles": return bundles.list();
+            case "install": return bundles.install(c);
+            case "update": return bundles.update(c);
+            case "uninstall": return bundles.uninstall(c);
+            case "get-config": return configs.get(c);
+            case "set-config": return configs.set(c);
+            default:
+                return Reply.notFound("unknown verb '" + verb + "': known are " + VERBS);
+        }
+    }
+
+    private void reply(String requestId, String verb, Reply r) {
+        JsonObject o = Payloads.envelope("reply", appliance, null, 0);
+        o.addProperty("requestId", requestId);
+        o.addProperty("verb", verb);
+        o.addProperty("code", r.code());
+        o.addProperty("message", r.message());
+        o.add("body", r.body());
+        byte[] bytes = Payloads.bytes(o);
+        if (r.code() != 200) {
+            System.err.println(LOG + verb + " " + (requestId == null ? "" : requestId + " ") + r.code() + ": "
+                    + r.message());
+        }
+        if (requestId != null) {
+            answered.put(requestId, bytes);
+        }
+        try {
+            outbox.add(Topics.reply(appliance, requestId == null ? "none" : requestId), bytes);
+        } catch (IOException e) {
+            System.err.println(LOG + "outbox: cannot queue a reply: " + e.getMessage());
+        }
+        if (!closing) {
+            io.execute(this::drain);
+        }
+    }
+
+    // ---- runs ----
+
+    private Reply run(JsonObject c, String requestId) throws RtboxException {
+        RunSession s;
+        synchronized (this) {
+            s = active;
+        }
+        if (s != null) {
+            return Reply.conflict("run " + s.id + " (" + s.probe + ") is under way: one run at a time; stop it first");
+        }
+        if (outbox.full()) {
+            return Reply.conflict("the outbox holds " + outbox.bytes() + " bytes of undelivered messages (limit "
+                    + outbox.maxBytes() + "): no new run until they are delivered");
+        }
+        String runId = RunJson.string(c, "run", null);
+        if (runId != null) {
+            String bad = Topics.checkId("run", runId);
+            if (bad != null) {
+                return Reply.bad(bad);
+            }
+        } else {
+            runId = UUID.randomUUID().toString();
+        }
+        RunRequest request = RunJson.parse(c, "mqtt run " + requestId);
+        if (!runner.probes().contains(request.probe())) {
+            return Reply.notFound("no probe '" + request.probe() + "' on " + appliance + ": there are "
+                    + String.join(", ", new java.util.TreeSet<>(runner.probes())));
+        }
+        runner.check(request);
+        RunSession session = new RunSession(runId, request.probe(), dataDir.resolve("run.active"));
+        try {
+            session.persist();
+        } catch (IOException e) {
+            return Reply.failed("cannot record the run in " + dataDir + ": " + e.getMessage());
+        }
+        synchronized (this) {
+            active = session;
+        }
+        String id = runId;
+        runs.execute(() -> measure(session, request));
+        statusChanged();
+        JsonObject body = new JsonObject();
+        body.addProperty("run", id);
+        body.addProperty("progress", Topics.progress(appliance, id));
+        body.addProperty("result", Topics.result(appliance, id));
+        return Reply.ok("run " + id + " started: " + request.probe() + " " + request.parameters(), body);
+    }
+
+    private void measure(RunSession s, RunRequest request) {
+        sendProgress(s, 0);
+        JsonObject result;
+        try {
+            RunReport report = runner.run(request, f -> s.fraction = f);
+            synchronized (s) {
+                result = Payloads.result(appliance, s.id, s.next(), report);
+            }
+        } catch (RtboxException e) {
+            synchronized (s) {
+                result = Payloads.failedResult(appliance, s.id, s.next(), s.probe, "ERROR", e.getMessage());
+            }
+        } catch (RuntimeException e) {
+            synchronized (s) {
+                result = Payloads.failedResult(appliance, s.id, s.next(), s.probe, "ERROR",
+                        "the run failed on the appliance: " + e);
+            }
+        }
+        send(Topics.result(appliance, s.id), result);
+        s.finished();
+        synchronized (this) {
+            active = null;
+        }
+        statusChanged();
+    }
+
+    private void progressTick() {
+        RunSession s;
+        synchronized (this) {
+            s = active;
+        }
+        if (s != null) {
+            int step = (int) Math.floor(s.fraction * 10);
+            if (step > s.lastStep && step < 10) {
+                sendProgress(s, step);
+            }
+        }
+    }
+
+    private void sendProgress(RunSession s, int step) {
+        JsonObject p;
+        synchronized (s) {
+            if (step <= s.lastStep || s.done) {
+                return;
+            }
+            s.lastStep = step;
+            p = Payloads.progress(appliance, s.id, s.next(), s.probe, step / 10.0);
+        }
+        send(Topics.progress(appliance, s.id), p);
+    }
+
+    private Reply stop(JsonObject c) throws RtboxException {
+        RunSession s;
+        synchronized (this) {
+            s = active;
+        }
+        String want = RunJson.string(c, "run", null);
+        if (s == null) {
+            return Reply.conflict("no run is under way");
+        }
+        if (want != null && !want.equals(s.id)) {
+            return Reply.notFound("run " + want + " is not under way: run " + s.id + " is");
+        }
+        runner.stop();
+        JsonObject body = new JsonObject();
+        body.addProperty("run", s.id);
+        return Reply.ok("stopping run " + s.id + ": its result follows, marked incomplete", body);
+    }
+
+    /** A run that a crash or power loss cut short is reported as aborted, with the next sequence number. */
+    private void reportInterrupted() {
+        RunSession s = RunSession.load(dataDir.resolve("run.active"));
+        if (s != null) {
+            System.err.println(LOG + "run " + s.id + " was interrupted by a restart: reporting it as aborted");
+            send(Topics.result(appliance, s.id), Payloads.failedResult(appliance, s.id, s.next(), s.probe, "ABORTED",
+                    "the appliance restarted during the run (crash or power loss): no result was measured"));
+            s.finished();
+        }
+    }
+
+    private Reply selftest() {
+        JsonObject body = new JsonObject();
+        TreeMap<String, String> problems = new TreeMap<>();
+        if (runner.probes().isEmpty()) {
+            problems.put("probes", "no probe is registered");
+        }
+        try {
+            long free = Files.getFileStore(dataDir).getUsableSpace();
+            body.addProperty("data_free_bytes", free);
+            if (free < outbox.maxBytes()) {
+                problems.put("disk", dataDir + " has " + free + " bytes free, less than the outbox limit "
+                        + outbox.maxBytes());
+            }
+        } catch (IOException e) {
+            problems.put("disk", "cannot read the free space of " + dataDir + ": " + e.getMessage());
+        }
+        body.addProperty("outbox_messages", outbox.size());
+        body.addProperty("outbox_bytes", outbox.bytes());
+        body.add("probes", Payloads.GSON.toJsonTree(new java.util.TreeSet<>(runner.probes())));
+        body.add("problems", Payloads.GSON.toJsonTree(problems));
+        return problems.isEmpty() ? Reply.ok("self test passed", body)
+                : new Reply(500, "self test failed: " + String.join("; ", problems.values()), body);
+    }
+
+    // ---- helpers ----
+
+    static Path dataDir(BundleContext context, MqttConfig config) throws IOException {
+        Path dir;
+        if (config.dataDir() != null && !config.dataDir().isBlank()) {
+            dir = Path.of(config.dataDir());
+        } else {
+            String storage = context.getProperty("launch.storage.dir");
+            dir = storage != null ? Path.of(storage).toAbsolutePath().getParent().resolve("mqtt")
+                    : context.getDataFile("mqtt").toPath();
+        }
+        Files.createDirectories(dir);
+        return dir;
+    }
+
+    private static ThreadFactory named(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t.getMessage();
+    }
+
+    private static String shorten(String s) {
+        return s.length() > 60 ? s.substring(0, 60) + "..." : s;
+    }
+}

@@ -1,0 +1,307 @@
+package rtbox.mqtt.internal;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.URLConnection;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.Locale;
+import java.util.Set;
+
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleException;
+import org.osgi.framework.wiring.BundleWire;
+import org.osgi.framework.wiring.BundleWiring;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+
+import rtbox.api.RtboxException;
+
+/**
+ * The bundle verbs: list, install, update, uninstall. A bundle's bytes (from a URL or
+ * inline base64) are written to a file and their SHA-256 compared with the one the
+ * command gives before the framework sees them. The framework, this bundle and what
+ * it needs to answer (SCR, Config Admin, the bundles it imports from) cannot be
+ * updated or removed remotely: a command must not cut the appliance off.
+ */
+final class BundleCommands {
+    private static final long MAX_BYTES = 64L * 1024 * 1024;
+    private static final Set<String> VITAL = Set.of("org.apache.felix.scr", "org.apache.felix.configadmin",
+            "org.apache.felix.fileinstall", "rtbox.mqtt");
+    private final BundleContext context;
+    private final Path dir;
+
+    BundleCommands(BundleContext context, Path dataDir) {
+        this.context = context;
+        this.dir = dataDir.resolve("incoming");
+    }
+
+    Reply list() {
+        JsonArray a = new JsonArray();
+        for (Bundle b : context.getBundles()) {
+            a.add(describe(b));
+        }
+        JsonObject body = new JsonObject();
+        body.add("bundles", a);
+        return Reply.ok(a.size() + " bundles", body);
+    }
+
+    Reply install(JsonObject c) throws RtboxException {
+        Path file = fetch(c);
+        if (file == null) {
+            return lastError;
+        }
+        try {
+            String location = "rtbox-mqtt:" + RunJson.string(c, "sha256", "").toLowerCase(Locale.ROOT);
+            Bundle existing = context.getBundle(location);
+            if (existing != null) {
+                return Reply.conflict("these bytes are installed already as bundle " + existing.getBundleId() + " ("
+                        + existing.getSymbolicName() + " " + existing.getVersion() + ")");
+            }
+            Bundle b;
+            try (InputStream in = Files.newInputStream(file)) {
+                b = context.installBundle(location, in);
+            } catch (BundleException e) {
+                return Reply.bad("the framework refused the bundle: " + e.getMessage());
+            }
+            try {
+                if (b.getHeaders().get("Fragment-Host") == null) {
+                    b.start();
+                }
+            } catch (BundleException | RuntimeException e) {
+                try {
+                    b.uninstall();
+                } catch (BundleException ignored) {
+                    // leave it to the framework
+                }
+                return Reply.failed("bundle " + b.getSymbolicName() + " " + b.getVersion()
+                        + " installed but did not start, so it was removed: " + e.getMessage());
+            }
+            JsonObject body = describe(b);
+            return Reply.ok("installed and started " + b.getSymbolicName() + " " + b.getVersion() + " as bundle "
+                    + b.getBundleId(), body);
+        } catch (IOException e) {
+            return Reply.failed("cannot read the downloaded bundle: " + e.getMessage());
+        } finally {
+            delete(file);
+        }
+    }
+
+    Reply update(JsonObject c) throws RtboxException {
+        Bundle b = find(c);
+        if (b == null) {
+            return lastError;
+        }
+        Reply refused = vital(b, "update");
+        if (refused != null) {
+            return refused;
+        }
+        Path file = fetch(c);
+        if (file == null) {
+            return lastError;
+        }
+        String before = b.getVersion().toString();
+        try (InputStream in = Files.newInputStream(file)) {
+            b.update(in);
+        } catch (BundleException e) {
+            return Reply.bad("the framework refused the update of " + b.getSymbolicName() + ": " + e.getMessage());
+        } catch (IOException e) {
+            return Reply.failed("cannot read the downloaded bundle: " + e.getMessage());
+        } finally {
+            delete(file);
+        }
+        refresh(b);
+        return Reply.ok("updated bundle " + b.getBundleId() + " " + b.getSymbolicName() + " from " + before + " to "
+                + b.getVersion(), describe(b));
+    }
+
+    Reply uninstall(JsonObject c) throws RtboxException {
+        Bundle b = find(c);
+        if (b == null) {
+            return lastError;
+        }
+        Reply refused = vital(b, "uninstall");
+        if (refused != null) {
+            return refused;
+        }
+        JsonObject body = describe(b);
+        try {
+            b.uninstall();
+        } catch (BundleException e) {
+            return Reply.failed("cannot uninstall " + b.getSymbolicName() + ": " + e.getMessage());
+        }
+        refresh(b);
+        return Reply.ok("uninstalled bundle " + b.getBundleId() + " " + b.getSymbolicName(), body);
+    }
+
+    private Reply lastError;
+
+    /** The bundle named by "bundle" (id or symbolic name); null with lastError set if none. */
+    private Bundle find(JsonObject c) throws RtboxException {
+        String name = RunJson.string(c, "bundle", null);
+        if (name == null || name.isBlank()) {
+            lastError = Reply.bad("bundle is missing: give its id or symbolic name");
+            return null;
+        }
+        for (Bundle b : context.getBundles()) {
+            if (name.equals(Long.toString(b.getBundleId())) || name.equals(b.getSymbolicName())) {
+                return b;
+            }
+        }
+        lastError = Reply.notFound("no bundle '" + name + "' is installed");
+        return null;
+    }
+
+    private Reply vital(Bundle b, String what) {
+        if (b.getBundleId() == 0 || VITAL.contains(b.getSymbolicName()) || b.equals(context.getBundle())
+                || providesToUs(b)) {
+            return Reply.bad("bundle " + b.getBundleId() + " " + b.getSymbolicName() + " cannot be " + what
+                    + "d remotely: the appliance needs it to stay reachable");
+        }
+        return null;
+    }
+
+    private boolean providesToUs(Bundle b) {
+        BundleWiring w = context.getBundle().adapt(BundleWiring.class);
+        if (w == null) {
+            return false;
+        }
+        for (BundleWire wire : w.getRequiredWires(null)) {
+            if (wire.getProvider().getBundle().equals(b)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Downloads or decodes the bundle and checks its SHA-256; null with lastError set on any problem. */
+    private Path fetch(JsonObject c) throws RtboxException {
+        String sha = RunJson.string(c, "sha256", null);
+        if (sha == null || !sha.matches("[0-9a-fA-F]{64}")) {
+            lastError = Reply.bad(sha == null ? "sha256 is missing: give the bundle's SHA-256 as 64 hex digits"
+                    : "sha256 '" + sha + "' is not 64 hex digits");
+            return null;
+        }
+        String url = RunJson.string(c, "url", null);
+        String data = RunJson.string(c, "data", null);
+        if ((url == null) == (data == null)) {
+            lastError = Reply.bad("give the bundle either as \"url\" or as base64 \"data\", one of the two");
+            return null;
+        }
+        Path file;
+        MessageDigest md;
+        try {
+            md = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            lastError = Reply.failed("this JVM has no SHA-256");
+            return null;
+        }
+        try {
+            Files.createDirectories(dir);
+            file = Files.createTempFile(dir, "bundle", ".jar");
+        } catch (IOException e) {
+            lastError = Reply.failed("cannot write to " + dir + ": " + e.getMessage());
+            return null;
+        }
+        try {
+            if (data != null) {
+                byte[] bytes;
+                try {
+                    bytes = Base64.getMimeDecoder().decode(data);
+                } catch (IllegalArgumentException e) {
+                    delete(file);
+                    lastError = Reply.bad("data is not base64: " + e.getMessage());
+                    return null;
+                }
+                md.update(bytes);
+                Files.write(file, bytes);
+            } else {
+                URI uri;
+                try {
+                    uri = new URI(url);
+                } catch (java.net.URISyntaxException e) {
+                    delete(file);
+                    lastError = Reply.bad("url '" + url + "' is not a URL: " + e.getReason());
+                    return null;
+                }
+                String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+                if (!Set.of("http", "https", "file").contains(scheme)) {
+                    delete(file);
+                    lastError = Reply.bad("url '" + url + "': only http, https and file URLs are fetched");
+                    return null;
+                }
+                URLConnection conn = uri.toURL().openConnection();
+                conn.setConnectTimeout(10_000);
+                conn.setReadTimeout(30_000);
+                try (InputStream in = new DigestInputStream(conn.getInputStream(), md);
+                        OutputStream out = Files.newOutputStream(file)) {
+                    byte[] buf = new byte[16384];
+                    long total = 0;
+                    for (int n; (n = in.read(buf)) > 0;) {
+                        total += n;
+                        if (total > MAX_BYTES) {
+                            throw new IOException("it is larger than " + MAX_BYTES + " bytes");
+                        }
+                        out.write(buf, 0, n);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            delete(file);
+            lastError = Reply.bad("cannot fetch the bundle from " + url + ": " + e);
+            return null;
+        }
+        String got = HexFormat.of().formatHex(md.digest());
+        if (!got.equalsIgnoreCase(sha)) {
+            delete(file);
+            lastError = Reply.bad("SHA-256 mismatch: the bundle's bytes hash to " + got + ", the command says "
+                    + sha.toLowerCase(Locale.ROOT) + ": not installed");
+            return null;
+        }
+        return file;
+    }
+
+    private void refresh(Bundle b) {
+        org.osgi.framework.wiring.FrameworkWiring fw = context.getBundle(0)
+                .adapt(org.osgi.framework.wiring.FrameworkWiring.class);
+        fw.refreshBundles(java.util.List.of(b));
+    }
+
+    static JsonObject describe(Bundle b) {
+        JsonObject o = new JsonObject();
+        o.addProperty("id", b.getBundleId());
+        o.addProperty("symbolicName", b.getSymbolicName());
+        o.addProperty("version", b.getVersion().toString());
+        o.addProperty("state", state(b.getState()));
+        o.addProperty("location", b.getLocation());
+        return o;
+    }
+
+    private static String state(int s) {
+        switch (s) {
+            case Bundle.ACTIVE: return "ACTIVE";
+            case Bundle.RESOLVED: return "RESOLVED";
+            case Bundle.INSTALLED: return "INSTALLED";
+            case Bundle.STARTING: return "STARTING";
+            case Bundle.STOPPING: return "STOPPING";
+            default: return "UNINSTALLED";
+        }
+    }
+
+    private static void delete(Path f) {
+        try {
+            Files.deleteIfExists(f);
+        } catch (IOException e) {
+            // a temp file left in incoming/ is removed by the next fetch's folder
+        }
+    }
+}

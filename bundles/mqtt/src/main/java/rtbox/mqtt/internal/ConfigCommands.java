@@ -1,0 +1,154 @@
+package rtbox.mqtt.internal;
+
+import java.io.IOException;
+import java.util.Dictionary;
+import java.util.Enumeration;
+import java.util.Hashtable;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+
+import org.osgi.framework.InvalidSyntaxException;
+import org.osgi.service.cm.Configuration;
+import org.osgi.service.cm.ConfigurationAdmin;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
+
+import rtbox.api.RtboxException;
+
+/**
+ * get-config and set-config: a component's configuration by PID. Values whose key
+ * names a password or secret are never sent back. A set merges the given keys into
+ * the configuration Config Admin holds (it is not written back into etc/).
+ */
+final class ConfigCommands {
+    private final Supplier<ConfigurationAdmin> admin;
+
+    ConfigCommands(Supplier<ConfigurationAdmin> admin) {
+        this.admin = admin;
+    }
+
+    Reply get(JsonObject c) throws RtboxException {
+        ConfigurationAdmin ca = admin.get();
+        if (ca == null) {
+            return Reply.failed("Config Admin is not running on this appliance");
+        }
+        String pid = pid(c);
+        if (pid == null) {
+            return Reply.bad("pid is missing: give the configuration's PID, e.g. \"pid\": \"rtbox.mqtt\"");
+        }
+        Configuration cfg = existing(ca, pid);
+        if (cfg == null) {
+            return Reply.notFound("no configuration with PID '" + pid + "'");
+        }
+        JsonObject body = new JsonObject();
+        body.addProperty("pid", pid);
+        body.add("properties", json(cfg.getProperties()));
+        return Reply.ok("configuration " + pid, body);
+    }
+
+    Reply set(JsonObject c) throws RtboxException {
+        ConfigurationAdmin ca = admin.get();
+        if (ca == null) {
+            return Reply.failed("Config Admin is not running on this appliance");
+        }
+        String pid = pid(c);
+        if (pid == null) {
+            return Reply.bad("pid is missing: give the configuration's PID");
+        }
+        JsonObject props = RunJson.object(c, "properties");
+        if (props.size() == 0) {
+            return Reply.bad("properties is missing or empty: give the keys to set, e.g. {\"keepAliveSeconds\": 20}");
+        }
+        try {
+            Configuration cfg = existing(ca, pid);
+            if (cfg == null) {
+                cfg = ca.getConfiguration(pid, "?");
+            }
+            Dictionary<String, Object> d = cfg.getProperties() == null ? new Hashtable<>() : cfg.getProperties();
+            for (Map.Entry<String, JsonElement> e : props.entrySet()) {
+                String k = e.getKey();
+                if (k.startsWith("service.") || k.startsWith("felix.") || k.startsWith("component.")) {
+                    return Reply.bad("property " + k + " belongs to the framework and cannot be set");
+                }
+                Object v = value(k, e.getValue());
+                if (v == null) {
+                    d.remove(k);
+                } else {
+                    d.put(k, v);
+                }
+            }
+            cfg.update(d);
+            JsonObject body = new JsonObject();
+            body.addProperty("pid", pid);
+            body.add("properties", json(d));
+            return Reply.ok("configuration " + pid + " updated: " + String.join(", ", props.keySet()), body);
+        } catch (IOException e) {
+            return Reply.failed("Config Admin could not store " + pid + ": " + e.getMessage());
+        }
+    }
+
+    private static String pid(JsonObject c) throws RtboxException {
+        String pid = RunJson.string(c, "pid", null);
+        return pid == null || pid.isBlank() ? null : pid.trim();
+    }
+
+    private static Configuration existing(ConfigurationAdmin ca, String pid) {
+        try {
+            Configuration[] found = ca.listConfigurations("(service.pid=" + pid.replaceAll("([\\\\()*])", "\\\\$1")
+                    + ")");
+            return found == null || found.length == 0 ? null : found[0];
+        } catch (IOException | InvalidSyntaxException e) {
+            return null;
+        }
+    }
+
+    private static Object value(String key, JsonElement e) throws RtboxException {
+        if (e.isJsonNull()) {
+            return null;
+        }
+        if (e.isJsonPrimitive()) {
+            JsonPrimitive p = e.getAsJsonPrimitive();
+            if (p.isBoolean()) {
+                return p.getAsBoolean();
+            }
+            if (p.isNumber()) {
+                double d = p.getAsDouble();
+                return d == Math.rint(d) && Math.abs(d) < 9e15 ? (Object) p.getAsLong() : (Object) d;
+            }
+            return p.getAsString();
+        }
+        if (e.isJsonArray()) {
+            JsonArray a = e.getAsJsonArray();
+            String[] s = new String[a.size()];
+            for (int i = 0; i < s.length; i++) {
+                if (!a.get(i).isJsonPrimitive()) {
+                    throw new RtboxException(key, "properties." + key + ": arrays may hold only strings and numbers");
+                }
+                s[i] = a.get(i).getAsString();
+            }
+            return s;
+        }
+        throw new RtboxException(key, "properties." + key + " is an object: give a string, number, boolean or array");
+    }
+
+    private static JsonObject json(Dictionary<String, Object> d) {
+        JsonObject o = new JsonObject();
+        if (d == null) {
+            return o;
+        }
+        for (Enumeration<String> keys = d.keys(); keys.hasMoreElements();) {
+            String k = keys.nextElement();
+            String lower = k.toLowerCase(Locale.ROOT);
+            if (lower.contains("password") || lower.contains("secret")) {
+                o.addProperty(k, "********");
+            } else {
+                o.add(k, Payloads.GSON.toJsonTree(d.get(k)));
+            }
+        }
+        return o;
+    }
+}

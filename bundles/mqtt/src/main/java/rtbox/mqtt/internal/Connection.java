@@ -1,0 +1,86 @@
+package rtbox.mqtt.internal;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
+import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
+import org.eclipse.paho.client.mqttv3.MqttException;
+
+/** Paho connect options from the configuration: a persistent session, the last will, TLS. */
+final class Connection {
+    private Connection() {
+    }
+
+    static MqttConnectOptions options(MqttConfig config, String willTopic, byte[] will)
+            throws IOException, GeneralSecurityException {
+        MqttConnectOptions o = new MqttConnectOptions();
+        String[] uris = config.brokers().trim().split("\\s*,\\s*");
+        o.setServerURIs(uris);
+        // The session (subscription, messages in flight) survives a reconnect and a restart.
+        o.setCleanSession(false);
+        // Paho's own reconnect uses a static timer and lock shared by every client: rtbox reconnects itself.
+        o.setAutomaticReconnect(false);
+        o.setKeepAliveInterval(config.keepAliveSeconds());
+        o.setConnectionTimeout(config.connectTimeoutSeconds());
+        o.setMaxInflight(10);
+        o.setWill(willTopic, will, 1, true);
+        if (config.username() != null && !config.username().isBlank()) {
+            o.setUserName(config.username());
+            o.setPassword(config.password() == null ? new char[0] : config.password().toCharArray());
+        }
+        boolean tls = false;
+        for (String u : uris) {
+            tls |= u.startsWith("ssl://");
+        }
+        if (tls) {
+            o.setSocketFactory(tls(config).getSocketFactory());
+            o.setHttpsHostnameVerificationEnabled(true);
+        }
+        return o;
+    }
+
+    private static SSLContext tls(MqttConfig config) throws IOException, GeneralSecurityException {
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(load(config.tlsTrustStore(), config.tlsTrustStorePassword(), "tlsTrustStore"));
+        KeyManagerFactory kmf = null;
+        if (config.tlsKeyStore() != null && !config.tlsKeyStore().isBlank()) {
+            kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            kmf.init(load(config.tlsKeyStore(), config.tlsKeyStorePassword(), "tlsKeyStore"),
+                    config.tlsKeyStorePassword().toCharArray());
+        }
+        SSLContext ctx = SSLContext.getInstance("TLS");
+        ctx.init(kmf == null ? null : kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+        return ctx;
+    }
+
+    /** Null (the JVM's default CAs) for an empty path. */
+    private static KeyStore load(String path, String password, String what) throws IOException,
+            GeneralSecurityException {
+        if (path == null || path.isBlank()) {
+            return null;
+        }
+        Path p = Path.of(path);
+        if (!Files.isReadable(p)) {
+            throw new IOException(what + " " + p + " is not a readable file");
+        }
+        KeyStore ks = KeyStore.getInstance(path.endsWith(".jks") ? "JKS" : "PKCS12");
+        try (InputStream in = Files.newInputStream(p)) {
+            ks.load(in, password == null ? new char[0] : password.toCharArray());
+        }
+        return ks;
+    }
+
+    /** Paho's reason code with its text, and the underlying cause, if any. */
+    static String describe(MqttException e) {
+        String s = e.getMessage() + " (code " + e.getReasonCode() + ")";
+        return e.getCause() != null ? s + ": " + e.getCause() : s;
+    }
+}

@@ -1,0 +1,55 @@
+package rtbox.mqtt.internal;
+
+import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.AttributeType;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+
+/** Configuration of the appliance's MQTT side (PID {@code rtbox.mqtt}, file etc/rtbox.mqtt.cfg). */
+@ObjectClassDefinition(name = "rtbox MQTT", description = "Connects the appliance to the site's MQTT broker.")
+public @interface MqttConfig {
+    @AttributeDefinition(description = "Broker URIs, comma-separated, tried in order: tcp://host:1883, ssl://host:8883.")
+    String brokers();
+
+    @AttributeDefinition(description = "This appliance's id: its topic trees are rtbox/v1/up/ID and rtbox/v1/down/ID."
+            + " Letters, digits, '-', '_' and '.' only.")
+    String appliance();
+
+    @AttributeDefinition(required = false, description = "User name at the broker (the ACL grants by user name).")
+    String username() default "";
+
+    @AttributeDefinition(required = false, type = AttributeType.PASSWORD, description = "Password at the broker.")
+    String password() default "";
+
+    @AttributeDefinition(description = "Keep-alive in seconds: the broker publishes the last will after 1.5 times this"
+            + " without a packet.")
+    int keepAliveSeconds() default 30;
+
+    @AttributeDefinition(description = "Seconds to wait for a connection before trying again.")
+    int connectTimeoutSeconds() default 10;
+
+    @AttributeDefinition(required = false, description = "Folder for the outbox and the client's persistence;"
+            + " default: mqtt/ beside the framework storage.")
+    String dataDir() default "";
+
+    @AttributeDefinition(description = "Disk the outbox may use, in bytes. Past it, new runs are refused (409); "
+            + "nothing queued is ever dropped.")
+    long outboxMaxBytes() default 16L * 1024 * 1024;
+
+    @AttributeDefinition(required = false, description = "TLS: trust store (PKCS12 or JKS) with the broker's CA;"
+            + " empty: the JVM's default CAs. The server's host name is always verified.")
+    String tlsTrustStore() default "";
+
+    @AttributeDefinition(required = false, type = AttributeType.PASSWORD, description = "TLS trust store password.")
+    String tlsTrustStorePassword() default "";
+
+    @AttributeDefinition(required = false, description = "TLS: key store (PKCS12 or JKS) with this appliance's client"
+            + " certificate and key; empty: no client certificate.")
+    String tlsKeyStore() default "";
+
+    @AttributeDefinition(required = false, type = AttributeType.PASSWORD, description = "TLS key store password.")
+    String tlsKeyStorePassword() default "";
+
+    @AttributeDefinition(description = "Request ids remembered, so that a repeated command is answered again"
+            + " without running twice.")
+    int rememberedRequests() default 1000;
+}

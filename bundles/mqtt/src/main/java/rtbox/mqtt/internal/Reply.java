@@ -1,0 +1,33 @@
+package rtbox.mqtt.internal;
+
+import com.google.gson.JsonObject;
+
+/**
+ * The answer to a command: an HTTP-like code (200 done, 400 bad command, 404 no such
+ * thing, 409 not now, 500 failed here), a message a person can act on, and a body.
+ */
+record Reply(int code, String message, JsonObject body) {
+    static Reply ok(String message, JsonObject body) {
+        return new Reply(200, message, body);
+    }
+
+    static Reply ok(String message) {
+        return new Reply(200, message, new JsonObject());
+    }
+
+    static Reply bad(String message) {
+        return new Reply(400, message, new JsonObject());
+    }
+
+    static Reply notFound(String message) {
+        return new Reply(404, message, new JsonObject());
+    }
+
+    static Reply conflict(String message) {
+        return new Reply(409, message, new JsonObject());
+    }
+
+    static Reply failed(String message) {
+        return new Reply(500, message, new JsonObject());
+    }
+}

@@ -1,0 +1,181 @@
+package rtbox.mqtt.internal;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+
+import rtbox.api.RtboxException;
+import rtbox.api.RunParameters;
+import rtbox.api.SchedPolicy;
+import rtbox.core.LoadSpec;
+import rtbox.core.Parameters;
+import rtbox.core.RunRequest;
+import rtbox.core.Thresholds;
+
+/**
+ * Reads the body of a {@code run} command into a {@link RunRequest}, with the
+ * command line's names and defaults (docs/mqtt.md). Every error names the field and
+ * the bad value.
+ */
+final class RunJson {
+    static final Set<String> PARAMETERS = Set.of("interval_us", "policy", "priority", "cpus", "duration", "loops",
+            "warmup", "histogram_us", "mlock", "options");
+    static final Set<String> THRESHOLDS = Set.of("max_latency_us", "max_p99_us", "max_p999_us", "max_missed",
+            "max_overflows", "jvm_stall_budget_us");
+
+    private RunJson() {
+    }
+
+    static RunRequest parse(JsonObject cmd, String commandText) throws RtboxException {
+        String probe = string(cmd, "probe", null);
+        if (probe == null || probe.isBlank()) {
+            throw new RtboxException("probe", "probe is missing: name the probe to run, e.g. \"probe\": \"timer\"");
+        }
+        JsonObject p = object(cmd, "parameters");
+        known("parameters", p, PARAMETERS);
+        Map<String, String> text = new LinkedHashMap<>();
+        for (String k : PARAMETERS) {
+            if (p.has(k) && !k.equals("options") && !k.equals("cpus") && p.get(k).isJsonPrimitive()) {
+                text.put(k, p.get(k).getAsString());
+            }
+        }
+        Parameters v = new Parameters("parameters", null, text);
+        int priority = (int) v.integer("priority", 0, 0, 99);
+        SchedPolicy policy = p.has("policy") ? SchedPolicy.parse(string(p, "policy", "other"))
+                : priority > 0 ? SchedPolicy.FIFO : SchedPolicy.OTHER;
+        long durationNs = v.nanos("duration", 0, "s");
+        long loops = v.integer("loops", 0, 0, Long.MAX_VALUE);
+        if (durationNs == 0 && loops == 0) {
+            throw new RtboxException("duration", "parameters: give a duration (e.g. \"duration\": \"10s\") or loops:"
+                    + " a remote run must end by itself");
+        }
+        RunParameters.Builder b = RunParameters.builder()
+                .intervalUs(v.integer("interval_us", 1000, 1, 10_000_000))
+                .policy(policy).priority(priority)
+                .cpus(cpus(p))
+                .durationNs(durationNs).loops(loops)
+                .warmupNs(v.nanos("warmup", 1_000_000_000L, "s"))
+                .histogramLimitUs((int) v.integer("histogram_us", 10_000, 1, 1_000_000))
+                .lockMemory(bool(p, "mlock"));
+        JsonObject options = object(p, "options");
+        for (Map.Entry<String, JsonElement> e : options.entrySet()) {
+            if (!e.getValue().isJsonPrimitive()) {
+                throw new RtboxException("options", "parameters.options." + e.getKey() + " must be a string or number");
+            }
+            b.option(e.getKey(), e.getValue().getAsString());
+        }
+        JsonObject t = object(cmd, "thresholds");
+        known("thresholds", t, THRESHOLDS);
+        Map<String, String> tt = new LinkedHashMap<>();
+        t.entrySet().forEach(e -> tt.put(e.getKey(), e.getValue().isJsonPrimitive() ? e.getValue().getAsString()
+                : e.getValue().toString()));
+        Parameters tv = new Parameters("thresholds", null, tt);
+        Thresholds thresholds = new Thresholds(tv.integer("max_latency_us", -1, -1, Long.MAX_VALUE),
+                tv.integer("max_p99_us", -1, -1, Long.MAX_VALUE), tv.integer("max_p999_us", -1, -1, Long.MAX_VALUE),
+                tv.integer("max_overflows", -1, -1, Long.MAX_VALUE), tv.integer("max_missed", -1, -1, Long.MAX_VALUE),
+                tv.integer("jvm_stall_budget_us", 1000, -1, Long.MAX_VALUE));
+        List<LoadSpec> loads = new ArrayList<>();
+        if (cmd.has("loads")) {
+            if (!cmd.get("loads").isJsonArray()) {
+                throw new RtboxException("loads", "loads must be an array of \"NAME[:K=V,...]\" strings");
+            }
+            for (JsonElement l : cmd.getAsJsonArray("loads")) {
+                loads.add(LoadSpec.parse(l.isJsonPrimitive() ? l.getAsString() : l.toString()));
+            }
+        }
+        return new RunRequest(probe, b.build(), thresholds, commandText, loads);
+    }
+
+    private static int[] cpus(JsonObject p) throws RtboxException {
+        if (!p.has("cpus")) {
+            return new int[] {0};
+        }
+        JsonElement e = p.get("cpus");
+        try {
+            if (e.isJsonArray()) {
+                JsonArray a = e.getAsJsonArray();
+                int[] c = new int[a.size()];
+                for (int i = 0; i < c.length; i++) {
+                    c[i] = a.get(i).getAsInt();
+                }
+                if (c.length > 0) {
+                    return c;
+                }
+            } else if (e.isJsonPrimitive()) {
+                int[] c = cpuList(e.getAsString());
+                if (c.length > 0) {
+                    return c;
+                }
+            }
+        } catch (RuntimeException ex) {
+            // named below
+        }
+        throw new RtboxException("cpus", "parameters.cpus " + e + " is not a CPU list such as [0, 1] or \"0-3,6\"");
+    }
+
+    /** "0-3,6" as [0, 1, 2, 3, 6]. */
+    private static int[] cpuList(String text) {
+        List<Integer> cpus = new ArrayList<>();
+        for (String part : text.split(",")) {
+            String t = part.trim();
+            int dash = t.indexOf('-');
+            int from = Integer.parseInt(dash < 0 ? t : t.substring(0, dash).trim());
+            int to = dash < 0 ? from : Integer.parseInt(t.substring(dash + 1).trim());
+            if (from < 0 || to < from || to > 4095) {
+                throw new IllegalArgumentException(t);
+            }
+            for (int c = from; c <= to; c++) {
+                cpus.add(c);
+            }
+        }
+        return cpus.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private static void known(String where, JsonObject o, Set<String> known) throws RtboxException {
+        Set<String> bad = new TreeSet<>(o.keySet());
+        bad.removeAll(known);
+        if (!bad.isEmpty()) {
+            throw new RtboxException(bad.iterator().next(), where + ": unknown field" + (bad.size() > 1 ? "s " : " ")
+                    + String.join(", ", bad) + ": known are " + String.join(", ", new TreeSet<>(known)));
+        }
+    }
+
+    static JsonObject object(JsonObject o, String key) throws RtboxException {
+        if (!o.has(key) || o.get(key).isJsonNull()) {
+            return new JsonObject();
+        }
+        if (!o.get(key).isJsonObject()) {
+            throw new RtboxException(key, key + " must be a JSON object, not " + o.get(key));
+        }
+        return o.getAsJsonObject(key);
+    }
+
+    static String string(JsonObject o, String key, String fallback) throws RtboxException {
+        if (!o.has(key) || o.get(key).isJsonNull()) {
+            return fallback;
+        }
+        JsonElement e = o.get(key);
+        if (!e.isJsonPrimitive()) {
+            throw new RtboxException(key, key + " must be a string, not " + e);
+        }
+        return e.getAsString();
+    }
+
+    private static boolean bool(JsonObject o, String key) throws RtboxException {
+        if (!o.has(key)) {
+            return false;
+        }
+        JsonElement e = o.get(key);
+        if (e.isJsonPrimitive() && e.getAsJsonPrimitive().isBoolean()) {
+            return e.getAsBoolean();
+        }
+        throw new RtboxException(key, "parameters." + key + " must be true or false, not " + e);
+    }
+}

@@ -1,0 +1,112 @@
+package rtbox.runtime;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Predicate;
+
+import org.eclipse.paho.client.mqttv3.MqttClient;
+import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
+import org.eclipse.paho.client.mqttv3.MqttException;
+import org.eclipse.paho.client.mqttv3.MqttMessage;
+import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+
+/** The tests' control room: an MQTT client that keeps every message it receives. */
+final class ControlRoom implements AutoCloseable {
+    record Received(String topic, String payload, boolean retained) {
+        JsonObject json() {
+            return JsonParser.parseString(payload).getAsJsonObject();
+        }
+    }
+
+    final List<Received> received = new ArrayList<>();
+    final MqttClient client;
+
+    ControlRoom(String uri, String user, String password, String... subscriptions) throws MqttException {
+        client = new MqttClient(uri, "test-" + user + "-" + UUID.randomUUID(), new MemoryPersistence());
+        client.setCallback(new org.eclipse.paho.client.mqttv3.MqttCallback() {
+            @Override
+            public void connectionLost(Throwable cause) {
+            }
+
+            @Override
+            public void messageArrived(String topic, MqttMessage message) {
+                synchronized (received) {
+                    received.add(new Received(topic, new String(message.getPayload(), StandardCharsets.UTF_8),
+                            message.isRetained()));
+                    received.notifyAll();
+                }
+            }
+
+            @Override
+            public void deliveryComplete(org.eclipse.paho.client.mqttv3.IMqttDeliveryToken token) {
+            }
+        });
+        MqttConnectOptions o = new MqttConnectOptions();
+        o.setUserName(user);
+        o.setPassword(password.toCharArray());
+        o.setCleanSession(true);
+        o.setAutomaticReconnect(true);
+        o.setConnectionTimeout(5);
+        client.connect(o);
+        for (String s : subscriptions) {
+            client.subscribe(s, 1);
+        }
+    }
+
+    /** Sends a command with a fresh request id and an expiry one minute ahead; returns the request id. */
+    String command(String appliance, String verb, String body) throws MqttException {
+        String id = UUID.randomUUID().toString();
+        String json = "{\"requestId\":\"" + id + "\",\"expires\":\"" + Instant.now().plusSeconds(60) + "\""
+                + (body.isEmpty() ? "" : "," + body) + "}";
+        send("rtbox/v1/down/" + appliance + "/cmd/" + verb, json);
+        return id;
+    }
+
+    void send(String topic, String payload) throws MqttException {
+        client.publish(topic, payload.getBytes(StandardCharsets.UTF_8), 1, false);
+    }
+
+    /** The first message matching, waiting up to {@code timeoutMs}; null if none came. */
+    Received await(Predicate<Received> match, long timeoutMs) throws InterruptedException {
+        long end = System.currentTimeMillis() + timeoutMs;
+        synchronized (received) {
+            while (true) {
+                for (Received r : received) {
+                    if (match.test(r)) {
+                        return r;
+                    }
+                }
+                long left = end - System.currentTimeMillis();
+                if (left <= 0) {
+                    return null;
+                }
+                received.wait(left);
+            }
+        }
+    }
+
+    Received reply(String appliance, String requestId, long timeoutMs) throws InterruptedException {
+        String topic = "rtbox/v1/up/" + appliance + "/reply/" + requestId;
+        return await(r -> r.topic().equals(topic), timeoutMs);
+    }
+
+    List<Received> all(Predicate<Received> match) {
+        synchronized (received) {
+            return received.stream().filter(match).toList();
+        }
+    }
+
+    @Override
+    public void close() throws MqttException {
+        if (client.isConnected()) {
+            client.disconnect(2000);
+        }
+        client.close();
+    }
+}

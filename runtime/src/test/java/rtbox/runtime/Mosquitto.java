@@ -1,0 +1,103 @@
+package rtbox.runtime;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A mosquitto broker of the test's own, on a free loopback port, with a password
+ * file (made with mosquitto_passwd) and the repository's ACL (docs/mosquitto.acl).
+ * Never the system's broker: its own config, its own folder.
+ */
+final class Mosquitto implements AutoCloseable {
+    static final String CONTROL = "control";
+    static final String PASSWORD = "test-password";
+    final Path dir;
+    final int port;
+    private Process process;
+
+    Mosquitto(Path dir, String... appliances) throws IOException, InterruptedException {
+        this.dir = dir;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        Path passwd = dir.resolve("passwd");
+        List<String> users = new ArrayList<>(List.of(appliances));
+        users.add(CONTROL);
+        for (String u : users) {
+            List<String> cmd = new ArrayList<>(List.of("mosquitto_passwd", "-b"));
+            if (!Files.exists(passwd)) {
+                cmd.add("-c");
+            }
+            cmd.addAll(List.of(passwd.toString(), u, PASSWORD));
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes());
+            if (p.waitFor() != 0) {
+                throw new IOException("mosquitto_passwd failed: " + out);
+            }
+        }
+        Path acl = dir.resolve("acl");
+        Files.copy(Path.of("..", "docs", "mosquitto.acl"), acl);
+        Files.writeString(dir.resolve("mosquitto.conf"), String.join("\n",
+                "listener " + port + " 127.0.0.1",
+                // Run as root, mosquitto would switch to user mosquitto, who cannot read the test's folder.
+                "user " + System.getProperty("user.name"),
+                "allow_anonymous false",
+                "password_file " + passwd,
+                "acl_file " + acl,
+                "persistence false",
+                "log_dest file " + dir.resolve("mosquitto.log"),
+                "log_type all",
+                "") );
+        start();
+    }
+
+    void start() throws IOException, InterruptedException {
+        process = new ProcessBuilder("mosquitto", "-c", dir.resolve("mosquitto.conf").toString())
+                .redirectErrorStream(true).redirectOutput(dir.resolve("stdout").toFile()).start();
+        long end = System.currentTimeMillis() + 10_000;
+        while (System.currentTimeMillis() < end) {
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+                return;
+            } catch (IOException e) {
+                if (!process.isAlive()) {
+                    throw new IOException("mosquitto exited: " + Files.readString(dir.resolve("stdout")));
+                }
+                Thread.sleep(50);
+            }
+        }
+        throw new IOException("mosquitto did not listen on " + port + " within 10 s");
+    }
+
+    String uri() {
+        return "tcp://127.0.0.1:" + port;
+    }
+
+    /** SIGKILL: the broker vanishes without a word, as on a power loss. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
+    }
+
+    String log() throws IOException {
+        Path f = dir.resolve("mosquitto.log");
+        return Files.exists(f) ? Files.readString(f) : "";
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(5, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor();
+            }
+        }
+    }
+}
