@@ -18,7 +18,7 @@ import com.google.gson.JsonParser;
 
 /** The tests' control room: an MQTT client that keeps every message it receives. */
 final class ControlRoom implements AutoCloseable {
-    record Received(String topic, String payload, boolean retained) {
+    record Received(String topic, String payload, boolean retained, long atMs) {
         JsonObject json() {
             return JsonParser.parseString(payload).getAsJsonObject();
         }
@@ -28,7 +28,17 @@ final class ControlRoom implements AutoCloseable {
     final MqttClient client;
 
     ControlRoom(String uri, String user, String password, String... subscriptions) throws MqttException {
-        client = new MqttClient(uri, "test-" + user + "-" + UUID.randomUUID(), new MemoryPersistence());
+        this(uri, user, password, true, subscriptions);
+    }
+
+    /**
+     * With {@code cleanSession} false the broker keeps this client's subscriptions and queues its
+     * messages while it is away (a fixed client id per user).
+     */
+    ControlRoom(String uri, String user, String password, boolean cleanSession, String... subscriptions)
+            throws MqttException {
+        client = new MqttClient(uri, "test-" + user + (cleanSession ? "-" + UUID.randomUUID() : ""),
+                new MemoryPersistence());
         client.setCallback(new org.eclipse.paho.client.mqttv3.MqttCallback() {
             @Override
             public void connectionLost(Throwable cause) {
@@ -38,7 +48,7 @@ final class ControlRoom implements AutoCloseable {
             public void messageArrived(String topic, MqttMessage message) {
                 synchronized (received) {
                     received.add(new Received(topic, new String(message.getPayload(), StandardCharsets.UTF_8),
-                            message.isRetained()));
+                            message.isRetained(), System.currentTimeMillis()));
                     received.notifyAll();
                 }
             }
@@ -50,12 +60,16 @@ final class ControlRoom implements AutoCloseable {
         MqttConnectOptions o = new MqttConnectOptions();
         o.setUserName(user);
         o.setPassword(password.toCharArray());
-        o.setCleanSession(true);
+        o.setCleanSession(cleanSession);
         o.setAutomaticReconnect(true);
         o.setConnectionTimeout(5);
         client.connect(o);
         for (String s : subscriptions) {
-            client.subscribe(s, 1);
+            try {
+                client.subscribe(s, 1);
+            } catch (MqttException e) {
+                // refused by the broker's ACL: the tests check what does (not) arrive
+            }
         }
     }
 

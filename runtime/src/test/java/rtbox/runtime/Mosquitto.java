@@ -23,6 +23,14 @@ final class Mosquitto implements AutoCloseable {
     private Process process;
 
     Mosquitto(Path dir, String... appliances) throws IOException, InterruptedException {
+        this(dir, false, appliances);
+    }
+
+    /**
+     * {@code persistent}: the broker saves its sessions and queued messages after every change,
+     * so that a SIGKILL loses none of them (as a site broker configured for it would).
+     */
+    Mosquitto(Path dir, boolean persistent, String... appliances) throws IOException, InterruptedException {
         this.dir = dir;
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
@@ -51,7 +59,8 @@ final class Mosquitto implements AutoCloseable {
                 "allow_anonymous false",
                 "password_file " + passwd,
                 "acl_file " + acl,
-                "persistence false",
+                persistent ? "persistence true\npersistence_location " + dir + "/\nautosave_interval 1\n"
+                        + "autosave_on_changes true" : "persistence false",
                 "log_dest file " + dir.resolve("mosquitto.log"),
                 "log_type all",
                 "") );

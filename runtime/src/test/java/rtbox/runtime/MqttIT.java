@@ -86,6 +86,9 @@ class MqttIT {
         assertTrue(res.getAsJsonArray("histogram").size() > 0);
         assertEquals("timer", res.get("probe").getAsString());
         assertSequence(run, res.get("sequence").getAsLong());
+        long lagMs = result.atMs() - java.time.Instant.parse(res.get("ended").getAsString()).toEpochMilli();
+        System.out.printf("[mqtt] result at the subscriber %d ms after the run ended (%d bytes)%n", lagMs,
+                result.payload().length());
         // The status says busy during the run and is retained.
         ControlRoom.Received status = control.await(m -> m.topic().equals("rtbox/v1/up/a1/status")
                 && m.json().has("busy") && !m.json().get("busy").getAsBoolean(), 5_000);

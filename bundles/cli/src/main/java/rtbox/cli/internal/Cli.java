@@ -2,6 +2,8 @@ package rtbox.cli.internal;
 
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 
 import org.osgi.framework.BundleContext;
@@ -11,6 +13,8 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
 import org.osgi.service.component.annotations.ReferencePolicyOption;
@@ -36,6 +40,14 @@ public class Cli implements Callable<Integer> {
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
     volatile Plans plans;
+
+    /**
+     * Subcommands other bundles add: picocli command objects registered with the service
+     * property {@code rtbox.command} (rtbox.mqtt's {@code ctl}). Without such a bundle they are absent.
+     */
+    @Reference(service = Object.class, target = "(rtbox.command=*)", cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC)
+    final List<Object> extraCommands = new CopyOnWriteArrayList<>();
 
     private BundleContext context;
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -70,6 +82,9 @@ public class Cli implements Callable<Integer> {
                         .addSubcommand("check", new PlanCommand.Check(() -> plans))
                         .addSubcommand("run", new PlanCommand.Run(() -> plans)))
                 .addSubcommand("results", new ResultsCommand(() -> plans));
+        for (Object command : extraCommands) {
+            cl.addSubcommand(command);
+        }
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {

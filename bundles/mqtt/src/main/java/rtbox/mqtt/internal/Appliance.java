@@ -71,7 +71,7 @@ public class Appliance implements MqttCallbackExtended {
     private String appliance;
     private Path dataDir;
     private Outbox outbox;
-    private MqttAsyncClient client;
+    private volatile MqttAsyncClient client;
     private MqttConnectOptions options;
     private ScheduledExecutorService io;
     private ScheduledExecutorService cmd;
@@ -89,10 +89,18 @@ public class Appliance implements MqttCallbackExtended {
     /** The run under way (guarded by this), or null. */
     private RunSession active;
 
+    /** False in a one-shot command (rtbox run, rtbox ctl ...): only the serving appliance connects. */
+    private boolean serving;
+
     @Activate
     void activate(BundleContext context, MqttConfig config) throws Exception {
         this.context = context;
         this.config = config;
+        serving = serving(context);
+        if (!serving) {
+            // Same id, same session: a second connection would take the serving appliance's place.
+            return;
+        }
         this.appliance = config.appliance() == null ? "" : config.appliance().trim();
         String bad = Topics.checkId("appliance id", appliance);
         if (bad != null) {
@@ -115,10 +123,7 @@ public class Appliance implements MqttCallbackExtended {
         bundles = new BundleCommands(context, dataDir);
         configs = new ConfigCommands(() -> configAdmin);
         options = Connection.options(config, Topics.status(appliance), Payloads.bytes(status("offline")));
-        String[] uris = options.getServerURIs();
-        client = new MqttAsyncClient(uris[0], "rtbox-" + appliance,
-                new MqttDefaultFilePersistence(dataDir.resolve("paho").toString()));
-        client.setCallback(this);
+        client = newClient();
         io = Executors.newSingleThreadScheduledExecutor(named("rtbox-mqtt-io"));
         cmd = Executors.newSingleThreadScheduledExecutor(named("rtbox-mqtt-cmd"));
         runs = Executors.newSingleThreadExecutor(named("rtbox-mqtt-run"));
@@ -129,6 +134,9 @@ public class Appliance implements MqttCallbackExtended {
 
     @Deactivate
     void deactivate() {
+        if (!serving) {
+            return;
+        }
         closing = true;
         RunSession s;
         synchronized (this) {
@@ -180,31 +188,67 @@ public class Appliance implements MqttCallbackExtended {
             System.err.println(LOG + "cannot connect to " + String.join(", ", options.getServerURIs()) + ": "
                     + Connection.describe(e) + "; trying again in " + backoffMs + " ms");
             try {
-                if (client.isConnected()) {
-                    client.disconnectForcibly(0, 1000, false);
-                }
+                client.disconnectForcibly(0, 1000, false);
             } catch (MqttException ignored) {
                 // not connected after all
+            }
+            // A connect that timed out leaves Paho "connecting" for good (32110): start over with a new client.
+            try {
+                client.close(true);
+            } catch (MqttException ignored) {
+                // closed enough
+            }
+            try {
+                client = newClient();
+            } catch (MqttException ex) {
+                System.err.println(LOG + "cannot create the MQTT client again: " + Connection.describe(ex));
             }
             io.schedule(this::connect, backoffMs, TimeUnit.MILLISECONDS);
             backoffMs = Math.min(backoffMs * 2, 30_000);
         }
     }
 
+    /** A client of our own (Paho's callbacks call back into this component, tagged with their client). */
+    private MqttAsyncClient newClient() throws MqttException {
+        MqttAsyncClient c = new MqttAsyncClient(options.getServerURIs()[0], "rtbox-" + appliance,
+                new MqttDefaultFilePersistence(dataDir.resolve("paho").toString()));
+        c.setCallback(new MqttCallbackExtended() {
+            @Override
+            public void connectComplete(boolean reconnect, String serverURI) {
+                // connect() does the work once its token completes.
+            }
+
+            @Override
+            public void connectionLost(Throwable cause) {
+                if (!closing) {
+                    io.execute(() -> {
+                        if (client == c) {
+                            connected = false;
+                            System.err.println(LOG + "connection lost: " + cause + "; reconnecting");
+                            connect();
+                        }
+                    });
+                }
+            }
+
+            @Override
+            public void messageArrived(String topic, MqttMessage message) {
+                Appliance.this.messageArrived(topic, message);
+            }
+
+            @Override
+            public void deliveryComplete(IMqttDeliveryToken token) {
+            }
+        });
+        return c;
+    }
+
     @Override
     public void connectComplete(boolean reconnect, String serverURI) {
-        // connect() does the work once its token completes.
     }
 
     @Override
     public void connectionLost(Throwable cause) {
-        if (!closing) {
-            io.execute(() -> {
-                connected = false;
-                System.err.println(LOG + "connection lost: " + cause + "; reconnecting");
-                connect();
-            });
-        }
     }
 
     @Override
@@ -510,28 +554,41 @@ public class Appliance implements MqttCallbackExtended {
 
     private void measure(RunSession s, RunRequest request) {
         sendProgress(s, 0);
-        JsonObject result;
+        String topic = Topics.result(appliance, s.id);
         try {
             RunReport report = runner.run(request, f -> s.fraction = f);
-            synchronized (s) {
-                result = Payloads.result(appliance, s.id, s.next(), report);
-            }
+            sendRun(s, topic, seq -> Payloads.result(appliance, s.id, seq, report));
         } catch (RtboxException e) {
-            synchronized (s) {
-                result = Payloads.failedResult(appliance, s.id, s.next(), s.probe, "ERROR", e.getMessage());
-            }
+            sendRun(s, topic, seq -> Payloads.failedResult(appliance, s.id, seq, s.probe, "ERROR", e.getMessage()));
         } catch (RuntimeException e) {
-            synchronized (s) {
-                result = Payloads.failedResult(appliance, s.id, s.next(), s.probe, "ERROR",
-                        "the run failed on the appliance: " + e);
-            }
+            sendRun(s, topic, seq -> Payloads.failedResult(appliance, s.id, seq, s.probe, "ERROR",
+                    "the run failed on the appliance: " + e));
         }
-        send(Topics.result(appliance, s.id), result);
         s.finished();
         synchronized (this) {
             active = null;
         }
         statusChanged();
+    }
+
+    /**
+     * Queues the run's next message: numbered one past the last queued, and the number
+     * recorded before the io thread can publish it, so numbers never repeat or skip.
+     */
+    private void sendRun(RunSession s, String topic, java.util.function.LongFunction<JsonObject> message) {
+        synchronized (s) {
+            long seq = s.sequence() + 1;
+            try {
+                outbox.add(topic, Payloads.bytes(message.apply(seq)), () -> s.queued(seq));
+            } catch (IOException e) {
+                System.err.println(LOG + "outbox: cannot queue message " + seq + " of run " + s.id + ": "
+                        + e.getMessage());
+                return;
+            }
+        }
+        if (!closing) {
+            io.execute(this::drain);
+        }
     }
 
     private void progressTick() {
@@ -548,15 +605,14 @@ public class Appliance implements MqttCallbackExtended {
     }
 
     private void sendProgress(RunSession s, int step) {
-        JsonObject p;
         synchronized (s) {
             if (step <= s.lastStep || s.done) {
                 return;
             }
             s.lastStep = step;
-            p = Payloads.progress(appliance, s.id, s.next(), s.probe, step / 10.0);
+            sendRun(s, Topics.progress(appliance, s.id),
+                    seq -> Payloads.progress(appliance, s.id, seq, s.probe, step / 10.0));
         }
-        send(Topics.progress(appliance, s.id), p);
     }
 
     private Reply stop(JsonObject c) throws RtboxException {
@@ -580,12 +636,26 @@ public class Appliance implements MqttCallbackExtended {
     /** A run that a crash or power loss cut short is reported as aborted, with the next sequence number. */
     private void reportInterrupted() {
         RunSession s = RunSession.load(dataDir.resolve("run.active"));
-        if (s != null) {
-            System.err.println(LOG + "run " + s.id + " was interrupted by a restart: reporting it as aborted");
-            send(Topics.result(appliance, s.id), Payloads.failedResult(appliance, s.id, s.next(), s.probe, "ABORTED",
-                    "the appliance restarted during the run (crash or power loss): no result was measured"));
-            s.finished();
+        if (s == null) {
+            return;
         }
+        long last = s.sequence();
+        try {
+            for (Outbox.Entry e : outbox.all()) {
+                JsonObject o = JsonParser.parseString(new String(e.payload(), StandardCharsets.UTF_8))
+                        .getAsJsonObject();
+                if (o.has("run") && s.id.equals(o.get("run").getAsString()) && o.has("sequence")) {
+                    last = Math.max(last, o.get("sequence").getAsLong());
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            System.err.println(LOG + "outbox: cannot read it back for run " + s.id + ": " + e);
+        }
+        RunSession r = s.after(last);
+        System.err.println(LOG + "run " + r.id + " was interrupted by a restart: reporting it as aborted");
+        sendRun(r, Topics.result(appliance, r.id), seq -> Payloads.failedResult(appliance, r.id, seq, r.probe,
+                "ABORTED", "the appliance restarted during the run (crash or power loss): no result was measured"));
+        r.finished();
     }
 
     private Reply selftest() {
@@ -613,6 +683,26 @@ public class Appliance implements MqttCallbackExtended {
     }
 
     // ---- helpers ----
+
+    /**
+     * True when this process is the appliance ({@code rtbox serve}), or when the
+     * launcher gives no arguments at all (an embedded framework).
+     */
+    static boolean serving(BundleContext context) {
+        try {
+            for (org.osgi.framework.ServiceReference<?> ref : context.getServiceReferences((String) null,
+                    "(launcher.arguments=*)")) {
+                Object a = ref.getProperty("launcher.arguments");
+                if (a instanceof String[]) {
+                    String[] args = (String[]) a;
+                    return args.length > 0 && "serve".equals(args[0]);
+                }
+            }
+        } catch (org.osgi.framework.InvalidSyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+        return true;
+    }
 
     static Path dataDir(BundleContext context, MqttConfig config) throws IOException {
         Path dir;

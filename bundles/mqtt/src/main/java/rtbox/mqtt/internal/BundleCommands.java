@@ -101,7 +101,7 @@ final class BundleCommands {
         if (b == null) {
             return lastError;
         }
-        Reply refused = vital(b, "update");
+        Reply refused = vital(b, "updated");
         if (refused != null) {
             return refused;
         }
@@ -129,7 +129,7 @@ final class BundleCommands {
         if (b == null) {
             return lastError;
         }
-        Reply refused = vital(b, "uninstall");
+        Reply refused = vital(b, "uninstalled");
         if (refused != null) {
             return refused;
         }
@@ -165,7 +165,7 @@ final class BundleCommands {
         if (b.getBundleId() == 0 || VITAL.contains(b.getSymbolicName()) || b.equals(context.getBundle())
                 || providesToUs(b)) {
             return Reply.bad("bundle " + b.getBundleId() + " " + b.getSymbolicName() + " cannot be " + what
-                    + "d remotely: the appliance needs it to stay reachable");
+                    + " remotely: the appliance needs it to stay reachable");
         }
         return null;
     }

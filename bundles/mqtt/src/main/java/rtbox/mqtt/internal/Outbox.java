@@ -87,12 +87,34 @@ final class Outbox {
         return id;
     }
 
+    /**
+     * Queues a message durably and runs {@code queued} before any reader can take it
+     * (the reader waits on the same lock): a run records its sequence number there.
+     */
+    synchronized long add(String topic, byte[] payload, Runnable queued) throws IOException {
+        long id = add(topic, payload);
+        queued.run();
+        return id;
+    }
+
+    /** Every queued message, oldest first. */
+    synchronized List<Entry> all() throws IOException {
+        List<Entry> all = new ArrayList<>();
+        for (long id : sizes.keySet()) {
+            all.add(read(id));
+        }
+        return all;
+    }
+
     /** The oldest message, or null when the outbox is empty. */
     synchronized Entry first() throws IOException {
         if (sizes.isEmpty()) {
             return null;
         }
-        long id = sizes.firstKey();
+        return read(sizes.firstKey());
+    }
+
+    private Entry read(long id) throws IOException {
         ByteBuffer buf = ByteBuffer.wrap(Files.readAllBytes(dir.resolve(name(id))));
         int n = buf.getInt();
         if (n < 0 || n > buf.remaining()) {

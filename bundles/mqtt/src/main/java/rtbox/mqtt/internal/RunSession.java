@@ -10,9 +10,10 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * A run started over MQTT: its id, and the sequence number of its messages
- * (progress, then the result), numbered from 1 without gaps. The last number used
- * is kept in a small file while the run is under way, so that after a crash the
- * appliance reports the run as aborted with the next number.
+ * (progress, then the result), numbered from 1 without gaps. The last number queued
+ * is kept in a small file while the run is under way; after a crash the appliance
+ * reports the run as aborted with the next number after it and after any of the
+ * run's messages still in the outbox.
  */
 final class RunSession {
     final String id;
@@ -34,15 +35,24 @@ final class RunSession {
         this.sequence = sequence;
     }
 
-    /** The next sequence number, recorded before it is used. */
-    synchronized long next() {
-        sequence++;
+    /** The last sequence number queued. */
+    synchronized long sequence() {
+        return sequence;
+    }
+
+    /** Records that message {@code n} is queued (called inside the outbox's lock). */
+    synchronized void queued(long n) {
+        sequence = n;
         try {
             persist();
         } catch (IOException e) {
             System.err.println(Appliance.LOG + "cannot record run " + id + " in " + file + ": " + e.getMessage());
         }
-        return sequence;
+    }
+
+    /** The same run, continuing after sequence number {@code n}. */
+    RunSession after(long n) {
+        return new RunSession(id, probe, file, n);
     }
 
     synchronized void persist() throws IOException {

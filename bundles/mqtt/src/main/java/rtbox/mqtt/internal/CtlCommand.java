@@ -1,0 +1,373 @@
+package rtbox.mqtt.internal;
+
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import org.eclipse.paho.client.mqttv3.IMqttDeliveryToken;
+import org.eclipse.paho.client.mqttv3.MqttCallback;
+import org.eclipse.paho.client.mqttv3.MqttClient;
+import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
+import org.eclipse.paho.client.mqttv3.MqttException;
+import org.eclipse.paho.client.mqttv3.MqttMessage;
+import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
+import org.osgi.service.component.annotations.Component;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code rtbox ctl}: the control room's command line over MQTT. Lists appliances from
+ * their retained status, runs a probe on one or several and follows them to their
+ * results, swaps a bundle. Exits 0 when everything asked for passed, 1 when a run
+ * failed its thresholds, 2 on any error (no reply, an error reply, a timeout).
+ * Registered as a service that rtbox.cli adds as a subcommand.
+ */
+@Component(service = Object.class, property = "rtbox.command=ctl")
+@Command(name = "ctl", description = "The control room over MQTT: list, run, swap.",
+        subcommands = {CtlCommand.Ls.class, CtlCommand.Run.class, CtlCommand.Swap.class})
+public class CtlCommand implements Callable<Integer> {
+    static final int OK = 0, FAIL = 1, ERROR = 2;
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return ERROR;
+    }
+
+    /** Broker options shared by every ctl command; environment variables give the defaults. */
+    static final class Broker {
+        @Option(names = "--broker", paramLabel = "URI", defaultValue = "${env:RTBOX_BROKER:-tcp://127.0.0.1:1883}",
+                description = "Broker URI (default \\$RTBOX_BROKER or ${DEFAULT-VALUE}).")
+        String uri;
+        @Option(names = "--user", defaultValue = "${env:RTBOX_USER:-control}",
+                description = "User name (default \\$RTBOX_USER or ${DEFAULT-VALUE}).")
+        String user;
+        @Option(names = "--password", defaultValue = "${env:RTBOX_PASSWORD:-}",
+                description = "Password (default \\$RTBOX_PASSWORD).")
+        String password;
+
+        final BlockingQueue<String[]> received = new LinkedBlockingQueue<>();
+
+        MqttClient connect(String... topics) throws MqttException {
+            MqttClient c = new MqttClient(uri, "rtbox-ctl-" + UUID.randomUUID(), new MemoryPersistence());
+            c.setCallback(new MqttCallback() {
+                @Override
+                public void connectionLost(Throwable cause) {
+                    received.add(new String[] {null, "connection lost: " + cause});
+                }
+
+                @Override
+                public void messageArrived(String topic, MqttMessage message) {
+                    received.add(new String[] {topic, new String(message.getPayload(), StandardCharsets.UTF_8)});
+                }
+
+                @Override
+                public void deliveryComplete(IMqttDeliveryToken token) {
+                }
+            });
+            MqttConnectOptions o = new MqttConnectOptions();
+            o.setCleanSession(true);
+            o.setConnectionTimeout(10);
+            if (user != null && !user.isBlank()) {
+                o.setUserName(user);
+                o.setPassword(password == null ? new char[0] : password.toCharArray());
+            }
+            c.connect(o);
+            for (String t : topics) {
+                c.subscribe(t, 1);
+            }
+            return c;
+        }
+
+        static void close(MqttClient c) {
+            try {
+                if (c.isConnected()) {
+                    c.disconnect(2000);
+                }
+                c.close();
+            } catch (MqttException e) {
+                // leaving anyway
+            }
+        }
+
+        /** Sends a command; returns its request id. */
+        static String send(MqttClient c, String appliance, String verb, JsonObject body) throws MqttException {
+            String id = UUID.randomUUID().toString();
+            body.addProperty("requestId", id);
+            body.addProperty("expires", Instant.now().plusSeconds(60).toString());
+            c.publish(Topics.cmd(appliance, verb), Payloads.bytes(body), 1, false);
+            return id;
+        }
+    }
+
+    @Command(name = "list", description = "Lists appliances from their retained status.")
+    static final class Ls implements Callable<Integer> {
+        @Mixin
+        Broker broker;
+        @Spec
+        CommandSpec spec;
+        @Option(names = "--wait", paramLabel = "MS", description = "How long to collect statuses (default 1000 ms).")
+        long waitMs = 1000;
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter out = spec.commandLine().getOut();
+            MqttClient c;
+            try {
+                c = broker.connect(Topics.ROOT + "/up/+/status");
+            } catch (MqttException e) {
+                spec.commandLine().getErr().println("rtbox ctl: cannot connect to " + broker.uri + ": " + e.getMessage());
+                return ERROR;
+            }
+            Map<String, JsonObject> seen = new TreeMap<>();
+            long end = System.currentTimeMillis() + waitMs;
+            try {
+                for (String[] m; (m = broker.received.poll(Math.max(1, end - System.currentTimeMillis()),
+                        TimeUnit.MILLISECONDS)) != null;) {
+                    if (m[0] != null) {
+                        JsonObject s = JsonParser.parseString(m[1]).getAsJsonObject();
+                        seen.put(s.get("appliance").getAsString(), s);
+                    }
+                }
+            } finally {
+                Broker.close(c);
+            }
+            if (seen.isEmpty()) {
+                spec.commandLine().getErr().println("rtbox ctl: no appliance has a status on " + broker.uri);
+                return ERROR;
+            }
+            out.printf(Locale.ROOT, "%-20s %-8s %-38s %s%n", "APPLIANCE", "STATE", "RUN", "PROBES");
+            for (JsonObject s : seen.values()) {
+                out.printf(Locale.ROOT, "%-20s %-8s %-38s %s%n", s.get("appliance").getAsString(),
+                        s.get("state").getAsString(), s.has("run") ? s.get("run").getAsString() : "-",
+                        s.has("probes") ? String.join(",", strings(s)) : "-");
+            }
+            out.flush();
+            return OK;
+        }
+
+        private static List<String> strings(JsonObject s) {
+            List<String> l = new ArrayList<>();
+            s.getAsJsonArray("probes").forEach(e -> l.add(e.getAsString()));
+            return l;
+        }
+    }
+
+    @Command(name = "run", sortOptions = false,
+            description = "Runs a probe on one or several appliances and waits for every result.")
+    static final class Run implements Callable<Integer> {
+        @Mixin
+        Broker broker;
+        @Spec
+        CommandSpec spec;
+        @Parameters(index = "0", paramLabel = "APPLIANCE[,APPLIANCE...]")
+        String appliances;
+        @Parameters(index = "1", paramLabel = "PROBE")
+        String probe;
+        @Option(names = {"-D", "--duration"}, paramLabel = "TIME", defaultValue = "10s", description = "Run time (default 10s).")
+        String duration;
+        @Option(names = {"-i", "--interval"}, paramLabel = "US") Long intervalUs;
+        @Option(names = {"-p", "--priority"}) Integer priority;
+        @Option(names = "--policy") String policy;
+        @Option(names = {"-a", "--affinity"}, paramLabel = "CPUSET") String cpus;
+        @Option(names = "--max-latency", paramLabel = "US") Long maxLatencyUs;
+        @Option(names = "--max-p99", paramLabel = "US") Long maxP99Us;
+        @Option(names = "--out", paramLabel = "DIR", description = "Write each result as DIR/APPLIANCE-RUN.json.")
+        Path out;
+        @Option(names = "--timeout", paramLabel = "S", description = "Give up this many seconds after the run"
+                + " should have ended (default 120).")
+        long timeoutS = 120;
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter o = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            JsonObject params = new JsonObject();
+            params.addProperty("duration", duration);
+            if (intervalUs != null) params.addProperty("interval_us", intervalUs);
+            if (priority != null) params.addProperty("priority", priority);
+            if (policy != null) params.addProperty("policy", policy);
+            if (cpus != null) params.addProperty("cpus", cpus);
+            JsonObject thresholds = new JsonObject();
+            if (maxLatencyUs != null) thresholds.addProperty("max_latency_us", maxLatencyUs);
+            if (maxP99Us != null) thresholds.addProperty("max_p99_us", maxP99Us);
+            try {
+                new rtbox.core.Parameters("ctl run", null, Map.of("duration", duration)).nanos("duration", 0, "s");
+            } catch (rtbox.api.RtboxException e) {
+                err.println("rtbox ctl: " + e.getMessage());
+                return ERROR;
+            }
+            List<String> names = List.of(appliances.split(","));
+            List<String> topics = new ArrayList<>();
+            for (String a : names) {
+                topics.add(Topics.up(a) + "/reply/+");
+                topics.add(Topics.up(a) + "/runs/+/+");
+            }
+            MqttClient c;
+            try {
+                c = broker.connect(topics.toArray(String[]::new));
+            } catch (MqttException e) {
+                err.println("rtbox ctl: cannot connect to " + broker.uri + ": " + e.getMessage());
+                return ERROR;
+            }
+            Map<String, String> requests = new LinkedHashMap<>(); // request id -> appliance
+            Map<String, String> runs = new LinkedHashMap<>(); // appliance -> run id
+            Map<String, Integer> codes = new TreeMap<>();
+            int worst = OK;
+            try {
+                for (String a : names) {
+                    JsonObject cmd = new JsonObject();
+                    cmd.addProperty("probe", probe);
+                    cmd.add("parameters", params);
+                    cmd.add("thresholds", thresholds);
+                    requests.put(Broker.send(c, a, "run", cmd), a);
+                }
+                long durationMs = new rtbox.core.Parameters("ctl run", null, Map.of("duration", duration))
+                        .nanos("duration", 0, "s") / 1_000_000;
+                long replyEnd = System.currentTimeMillis() + 15_000;
+                long end = System.currentTimeMillis() + durationMs + timeoutS * 1000;
+                while (codes.size() < names.size()) {
+                    long until = runs.size() + countErrors(codes) < names.size() ? replyEnd : end;
+                    String[] m = broker.received.poll(Math.max(1, until - System.currentTimeMillis()),
+                            TimeUnit.MILLISECONDS);
+                    if (m == null) {
+                        break;
+                    }
+                    if (m[0] == null) {
+                        err.println("rtbox ctl: " + m[1]);
+                        return ERROR;
+                    }
+                    JsonObject j = JsonParser.parseString(m[1]).getAsJsonObject();
+                    String a = j.get("appliance").getAsString();
+                    String type = j.get("type").getAsString();
+                    if ("reply".equals(type) && requests.containsKey(j.get("requestId").getAsString())) {
+                        int code = j.get("code").getAsInt();
+                        if (code == 200) {
+                            runs.put(a, j.getAsJsonObject("body").get("run").getAsString());
+                            o.println(a + ": started run " + runs.get(a));
+                        } else {
+                            err.println(a + ": " + code + " " + j.get("message").getAsString());
+                            codes.put(a, ERROR);
+                        }
+                    } else if (j.has("run") && j.get("run").getAsString().equals(runs.get(a))) {
+                        if ("progress".equals(type)) {
+                            o.println(a + ": " + j.get("percent").getAsInt() + "%");
+                        } else if ("result".equals(type) && !codes.containsKey(a)) {
+                            String verdict = j.get("verdict").getAsString();
+                            o.println(a + ": " + verdict + (j.has("max_us") ? String.format(Locale.ROOT,
+                                    " max %s us, p99 %s us, %s samples", j.get("max_us"), j.get("p99_us"),
+                                    j.get("samples")) : "") + ": " + j.get("reason").getAsString());
+                            codes.put(a, "PASS".equals(verdict) ? OK : "FAIL".equals(verdict) ? FAIL : ERROR);
+                            if (out != null) {
+                                Files.createDirectories(out);
+                                Files.writeString(out.resolve(a + "-" + runs.get(a) + ".json"), m[1]);
+                            }
+                        }
+                    }
+                    o.flush();
+                }
+            } finally {
+                Broker.close(c);
+            }
+            for (String a : names) {
+                Integer code = codes.get(a);
+                if (code == null) {
+                    err.println(a + ": " + (runs.containsKey(a) ? "no result in time" : "no reply (is it online?"
+                            + " see rtbox ctl list)"));
+                    code = ERROR;
+                }
+                worst = Math.max(worst, code);
+            }
+            return worst;
+        }
+
+        private static int countErrors(Map<String, Integer> codes) {
+            return (int) codes.values().stream().filter(v -> v == ERROR).count();
+        }
+    }
+
+    @Command(name = "swap", description = "Installs a bundle on an appliance, or replaces one (--replace).")
+    static final class Swap implements Callable<Integer> {
+        @Mixin
+        Broker broker;
+        @Spec
+        CommandSpec spec;
+        @Parameters(index = "0", paramLabel = "APPLIANCE")
+        String appliance;
+        @Parameters(index = "1", paramLabel = "JAR")
+        Path jar;
+        @Option(names = "--replace", paramLabel = "BUNDLE", description = "Update this bundle (id or symbolic name)"
+                + " with JAR instead of installing JAR beside it.")
+        String replace;
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter err = spec.commandLine().getErr();
+            byte[] bytes;
+            try {
+                bytes = Files.readAllBytes(jar);
+            } catch (java.io.IOException e) {
+                err.println("rtbox ctl: cannot read " + jar + ": " + e.getMessage());
+                return ERROR;
+            }
+            JsonObject cmd = new JsonObject();
+            cmd.addProperty("data", Base64.getEncoder().encodeToString(bytes));
+            cmd.addProperty("sha256", HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes)));
+            if (replace != null) {
+                cmd.addProperty("bundle", replace);
+            }
+            MqttClient c;
+            try {
+                c = broker.connect(Topics.up(appliance) + "/reply/+");
+            } catch (MqttException e) {
+                err.println("rtbox ctl: cannot connect to " + broker.uri + ": " + e.getMessage());
+                return ERROR;
+            }
+            try {
+                String id = Broker.send(c, appliance, replace == null ? "install" : "update", cmd);
+                long end = System.currentTimeMillis() + 30_000;
+                for (String[] m; (m = broker.received.poll(Math.max(1, end - System.currentTimeMillis()),
+                        TimeUnit.MILLISECONDS)) != null;) {
+                    if (m[0] != null && m[0].endsWith("/reply/" + id)) {
+                        JsonObject j = JsonParser.parseString(m[1]).getAsJsonObject();
+                        int code = j.get("code").getAsInt();
+                        (code == 200 ? spec.commandLine().getOut() : err).println(appliance + ": " + code + " "
+                                + j.get("message").getAsString());
+                        spec.commandLine().getOut().flush();
+                        return code == 200 ? OK : ERROR;
+                    }
+                }
+                err.println(appliance + ": no reply in 30 s (is it online? see rtbox ctl list)");
+                return ERROR;
+            } finally {
+                Broker.close(c);
+            }
+        }
+    }
+}

@@ -1,0 +1,238 @@
+package rtbox.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.UUID;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.google.gson.JsonObject;
+
+/**
+ * Commands over MQTT: each bad command gets its own clear error reply and the
+ * appliance keeps serving; a repeated request id is answered, not executed twice;
+ * one run at a time; a retained command is ignored; bundles are installed only with
+ * the right SHA-256; configuration is read with passwords masked.
+ */
+class MqttCommandsIT {
+    static final String A = MqttIT.A;
+    @TempDir
+    Path home;
+    @TempDir
+    Path brokerDir;
+    Mosquitto broker;
+    Rtbox rtbox;
+    ControlRoom control;
+
+    @AfterEach
+    void tearDown() throws Exception {
+        if (control != null) {
+            control.close();
+        }
+        if (rtbox != null) {
+            rtbox.close();
+        }
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    private JsonObject reply(String requestId) throws InterruptedException {
+        ControlRoom.Received r = control.reply(A, requestId, 10_000);
+        assertNotNull(r, "no reply to " + requestId + "; stderr: " + rtbox.err);
+        return r.json();
+    }
+
+    private JsonObject replyNone(String text) throws InterruptedException {
+        ControlRoom.Received r = control.await(m -> m.topic().equals("rtbox/v1/up/a1/reply/none")
+                && m.payload().contains(text), 10_000);
+        assertNotNull(r, "no reply/none containing " + text + "; stderr: " + rtbox.err);
+        return r.json();
+    }
+
+    private static String expires(long seconds) {
+        return Instant.now().plusSeconds(seconds).toString();
+    }
+
+    @Test
+    void badCommandsEachGetTheirErrorAndTheApplianceKeepsServing() throws Exception {
+        broker = new Mosquitto(brokerDir, A, "b1");
+        control = new ControlRoom(broker.uri(), Mosquitto.CONTROL, Mosquitto.PASSWORD, "rtbox/v1/up/#");
+        // A retained command waiting on the broker before the appliance subscribes: ignored.
+        String stale = UUID.randomUUID().toString();
+        control.client.publish("rtbox/v1/down/a1/cmd/status", ("{\"requestId\":\"" + stale + "\",\"expires\":\""
+                + expires(600) + "\"}").getBytes(), 1, true);
+        rtbox = new Rtbox(home);
+        MqttIT.configure(rtbox, broker, A);
+        rtbox.start("serve");
+        assertNotNull(control.await(m -> m.topic().equals("rtbox/v1/up/a1/status")
+                && m.json().get("state").getAsString().equals("online"), 30_000), "not online: " + rtbox.err);
+
+        control.send("rtbox/v1/down/a1/cmd/status", "{\"requestId\": \"x1\", \"expires\": ");
+        JsonObject r = replyNone("not valid JSON");
+        assertEquals(400, r.get("code").getAsInt());
+
+        String id = control.command(A, "frobnicate", "");
+        r = reply(id);
+        assertEquals(404, r.get("code").getAsInt());
+        assertTrue(r.get("message").getAsString().contains("unknown verb 'frobnicate'"), r.toString());
+
+        control.send("rtbox/v1/down/a1/cmd/status", "{\"expires\":\"" + expires(60) + "\"}");
+        r = replyNone("requestId is missing");
+        assertEquals(400, r.get("code").getAsInt());
+
+        id = UUID.randomUUID().toString();
+        control.send("rtbox/v1/down/a1/cmd/status", "{\"requestId\":\"" + id + "\",\"expires\":\""
+                + Instant.now().minusSeconds(5) + "\"}");
+        r = reply(id);
+        assertEquals(400, r.get("code").getAsInt());
+        assertTrue(r.get("message").getAsString().contains("expired"), r.toString());
+
+        id = UUID.randomUUID().toString();
+        control.send("rtbox/v1/down/a1/cmd/status", "{\"requestId\":\"" + id + "\"}");
+        assertTrue(reply(id).get("message").getAsString().contains("expires is missing"));
+
+        id = control.command(A, "status", "\"appliance\":\"b1\"");
+        r = reply(id);
+        assertEquals(400, r.get("code").getAsInt());
+        assertTrue(r.get("message").getAsString().contains("addressed to appliance 'b1'"), r.toString());
+
+        byte[] jar = fixtureJar();
+        id = control.command(A, "install", "\"data\":\"" + Base64.getEncoder().encodeToString(jar)
+                + "\",\"sha256\":\"" + "0".repeat(64) + "\"");
+        r = reply(id);
+        assertEquals(400, r.get("code").getAsInt());
+        assertTrue(r.get("message").getAsString().contains("SHA-256 mismatch"), r.toString());
+
+        id = control.command(A, "run", "\"probe\":\"nosuch\",\"parameters\":{\"duration\":\"1s\"}");
+        assertEquals(404, reply(id).get("code").getAsInt());
+        id = control.command(A, "run", "\"probe\":\"timer\",\"parameters\":{\"duration\":\"1s\",\"interval_us\":\"x\"}");
+        r = reply(id);
+        assertEquals(400, r.get("code").getAsInt());
+        assertTrue(r.get("message").getAsString().contains("interval_us 'x'"), r.toString());
+        id = control.command(A, "run", "\"probe\":\"timer\",\"parameters\":{\"duraton\":\"1s\"}");
+        assertTrue(reply(id).get("message").getAsString().contains("unknown field duraton"));
+
+        // Still serving, and the retained command was never answered.
+        id = control.command(A, "status", "");
+        r = reply(id);
+        assertEquals(200, r.get("code").getAsInt());
+        assertNull(control.reply(A, stale, 100), "a retained command was executed");
+        control.client.publish("rtbox/v1/down/a1/cmd/status", new byte[0], 1, true);
+    }
+
+    @Test
+    void repeatIsAnsweredNotExecutedAndOneRunAtATime() throws Exception {
+        start();
+        String id = UUID.randomUUID().toString();
+        String cmd = "{\"requestId\":\"" + id + "\",\"expires\":\"" + expires(60) + "\",\"probe\":\"timer\","
+                + "\"parameters\":{\"duration\":\"3s\",\"warmup\":\"0\"}}";
+        control.send("rtbox/v1/down/a1/cmd/run", cmd);
+        JsonObject first = reply(id);
+        assertEquals(200, first.get("code").getAsInt(), first.toString());
+        String run = first.getAsJsonObject("body").get("run").getAsString();
+        control.send("rtbox/v1/down/a1/cmd/run", cmd);
+        ControlRoom.Received again = control.await(m -> m.topic().endsWith("/reply/" + id)
+                && control.all(x -> x.topic().endsWith("/reply/" + id)).size() >= 2, 10_000);
+        assertNotNull(again, "the repeat was not answered");
+        List<ControlRoom.Received> replies = control.all(m -> m.topic().endsWith("/reply/" + id));
+        assertEquals(replies.get(0).payload(), replies.get(1).payload(), "the repeat got a different answer");
+
+        String other = control.command(A, "run", "\"probe\":\"timer\",\"parameters\":{\"duration\":\"1s\"}");
+        JsonObject busy = reply(other);
+        assertEquals(409, busy.get("code").getAsInt(), busy.toString());
+        assertTrue(busy.get("message").getAsString().contains(run), busy.toString());
+
+        assertNotNull(control.await(m -> m.topic().endsWith("/runs/" + run + "/result"), 30_000));
+        Thread.sleep(500);
+        long results = control.all(m -> m.topic().endsWith("/result")).size();
+        assertEquals(1, results, "the repeated run command ran twice");
+    }
+
+    @Test
+    void stopEndsTheRunWithAnIncompleteResult() throws Exception {
+        start();
+        String id = control.command(A, "run", "\"probe\":\"timer\",\"parameters\":{\"duration\":\"60s\",\"warmup\":\"0\"}");
+        String run = reply(id).getAsJsonObject("body").get("run").getAsString();
+        Thread.sleep(1500);
+        JsonObject r = reply(control.command(A, "stop", "\"run\":\"" + run + "\""));
+        assertEquals(200, r.get("code").getAsInt(), r.toString());
+        ControlRoom.Received result = control.await(m -> m.topic().endsWith("/runs/" + run + "/result"), 15_000);
+        assertNotNull(result, "no result after stop");
+        assertTrue(!result.json().get("complete").getAsBoolean(), result.payload().substring(0, 300));
+        Thread.sleep(500);
+        assertEquals(409, reply(control.command(A, "stop", "")).get("code").getAsInt());
+    }
+
+    @Test
+    void bundlesInstallUninstallAndConfig() throws Exception {
+        start();
+        JsonObject r = reply(control.command(A, "bundles", ""));
+        assertEquals(200, r.get("code").getAsInt());
+        assertTrue(r.getAsJsonObject("body").toString().contains("rtbox.mqtt"));
+
+        byte[] jar = fixtureJar();
+        String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(jar));
+        r = reply(control.command(A, "install", "\"data\":\"" + Base64.getEncoder().encodeToString(jar)
+                + "\",\"sha256\":\"" + sha + "\""));
+        assertEquals(200, r.get("code").getAsInt(), r.toString());
+        assertEquals("rtbox.test.mqttfixture", r.getAsJsonObject("body").get("symbolicName").getAsString());
+        r = reply(control.command(A, "uninstall", "\"bundle\":\"rtbox.test.mqttfixture\""));
+        assertEquals(200, r.get("code").getAsInt(), r.toString());
+        r = reply(control.command(A, "uninstall", "\"bundle\":\"rtbox.test.mqttfixture\""));
+        assertEquals(404, r.get("code").getAsInt(), r.toString());
+        r = reply(control.command(A, "uninstall", "\"bundle\":\"rtbox.mqtt\""));
+        assertEquals(400, r.get("code").getAsInt(), r.toString());
+        assertTrue(r.get("message").getAsString().contains("cannot be uninstalled remotely"), r.toString());
+
+        r = reply(control.command(A, "get-config", "\"pid\":\"rtbox.mqtt\""));
+        assertEquals(200, r.get("code").getAsInt(), r.toString());
+        JsonObject props = r.getAsJsonObject("body").getAsJsonObject("properties");
+        assertEquals("a1", props.get("appliance").getAsString());
+        assertEquals("********", props.get("password").getAsString());
+        assertEquals(404, reply(control.command(A, "get-config", "\"pid\":\"no.such.pid\"")).get("code").getAsInt());
+        assertEquals(200, reply(control.command(A, "status", "")).get("code").getAsInt());
+    }
+
+    private void start() throws Exception {
+        broker = new Mosquitto(brokerDir, A, "b1");
+        control = new ControlRoom(broker.uri(), Mosquitto.CONTROL, Mosquitto.PASSWORD, "rtbox/v1/up/#");
+        rtbox = new Rtbox(home);
+        MqttIT.configure(rtbox, broker, A);
+        rtbox.start("serve");
+        assertNotNull(control.await(m -> m.topic().equals("rtbox/v1/up/a1/status")
+                && m.json().get("state").getAsString().equals("online"), 30_000), "not online: " + rtbox.err);
+    }
+
+    /** A bundle with a manifest only: enough for the framework to install, start and remove it. */
+    static byte[] fixtureJar() throws IOException {
+        Manifest mf = new Manifest();
+        Attributes a = mf.getMainAttributes();
+        a.put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        a.putValue("Bundle-ManifestVersion", "2");
+        a.putValue("Bundle-SymbolicName", "rtbox.test.mqttfixture");
+        a.putValue("Bundle-Version", "1.0.0");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (JarOutputStream j = new JarOutputStream(out, mf)) {
+            // manifest only
+        }
+        return out.toByteArray();
+    }
+}
