@@ -1,6 +1,10 @@
 package rtbox.cli.internal;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,6 +37,9 @@ class LoadCommand implements Callable<Integer> {
     List<String> params = new ArrayList<>();
     @Option(names = {"-D", "--duration"}, paramLabel = "TIME", description = "Run time: 5s, 1m (default 5s).")
     String duration = "5s";
+    @Option(names = "--json", paramLabel = "FILE",
+            description = "Also write the figures to FILE as JSON: {\"workload\", \"parameters\", \"duration_s\", \"figures\"}.")
+    Path json;
     @Option(names = "--help", usageHelp = true, description = "Show this help.")
     boolean help;
 
@@ -58,9 +65,19 @@ class LoadCommand implements Callable<Integer> {
             out.println("load " + new LoadSpec(name, p) + ":");
             out.print(LoadFigures.figures(f, "  "));
             out.flush();
+            if (json != null) {
+                Path parent = json.toAbsolutePath().getParent();
+                if (parent != null) {
+                    Files.createDirectories(parent);
+                }
+                Files.writeString(json, LoadFigures.json(name, p, ns / 1e9, f), StandardCharsets.UTF_8);
+            }
             return Cli.OK;
         } catch (RtboxException e) {
             err.println("rtbox: error: " + e.getMessage());
+            return Cli.ERROR;
+        } catch (IOException e) {
+            err.println("rtbox: error: cannot write " + json + ": " + e.getMessage());
             return Cli.ERROR;
         }
     }

@@ -39,4 +39,54 @@ final class LoadFigures {
         }
         return b.toString();
     }
+
+    /**
+     * One workload's figures as a JSON document for scripts:
+     * {@code {"workload": NAME, "parameters": {K: "V"}, "duration_s": D, "figures": {K: number}}}, figures
+     * at full precision (a figure that is not a finite number is null).
+     */
+    static String json(String name, Map<String, String> parameters, double durationS, Map<String, Double> figures) {
+        StringBuilder b = new StringBuilder("{\n  \"workload\": ").append(quote(name)).append(",\n  \"parameters\": {");
+        String sep = "";
+        for (Map.Entry<String, String> e : parameters.entrySet()) {
+            b.append(sep).append(quote(e.getKey())).append(": ").append(quote(e.getValue()));
+            sep = ", ";
+        }
+        b.append("},\n  \"duration_s\": ").append(number(durationS)).append(",\n  \"figures\": {");
+        sep = "\n";
+        for (Map.Entry<String, Double> e : figures.entrySet()) {
+            b.append(sep).append("    ").append(quote(e.getKey())).append(": ").append(number(e.getValue()));
+            sep = ",\n";
+        }
+        return b.append(figures.isEmpty() ? "}\n}\n" : "\n  }\n}\n").toString();
+    }
+
+    private static String number(Double v) {
+        if (v == null || v.isNaN() || v.isInfinite()) {
+            return "null";
+        }
+        double d = v;
+        return d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString((long) d) : Double.toString(d);
+    }
+
+    static String quote(String s) {
+        StringBuilder b = new StringBuilder("\"");
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"': b.append("\\\""); break;
+                case '\\': b.append("\\\\"); break;
+                case '\n': b.append("\\n"); break;
+                case '\r': b.append("\\r"); break;
+                case '\t': b.append("\\t"); break;
+                default:
+                    if (c < 0x20) {
+                        b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+                    } else {
+                        b.append(c);
+                    }
+            }
+        }
+        return b.append('"').toString();
+    }
 }
