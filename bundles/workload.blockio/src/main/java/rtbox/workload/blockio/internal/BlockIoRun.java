@@ -10,6 +10,7 @@ import org.HdrHistogram.Histogram;
 
 import rtbox.api.RtboxException;
 import rtbox.api.WorkloadHandle;
+import rtbox.core.BusyWindows;
 import rtbox.os.BlockReader;
 import rtbox.os.DiskInfo;
 import rtbox.os.OsException;
@@ -18,9 +19,11 @@ import rtbox.os.ThreadSettings;
 /**
  * One reading thread: pread of one block after another from offset 0, wrapping at
  * the end, optionally paced to a rate. Each read's time goes into a preallocated
- * histogram; the loop allocates nothing.
+ * histogram, and when it was in flight into a preallocated ring of busy windows
+ * ({@link ReadWindows}), so that the runner labels a probe's spike during a read
+ * "workload" naming blockio; the loop allocates nothing.
  */
-final class BlockIoRun implements WorkloadHandle {
+final class BlockIoRun implements WorkloadHandle, BusyWindows {
     static final String THREAD_NAME = "rtbox-blockio";
     /** Longest single read a histogram holds: 60 s, beyond any disk that still works. */
     private static final long MAX_READ_NS = 60_000_000_000L;
@@ -37,7 +40,7 @@ final class BlockIoRun implements WorkloadHandle {
     private final Thread thread;
     private volatile boolean stop;
     private volatile boolean running = true;
-    private volatile boolean inRead;
+    private final ReadWindows windows = new ReadWindows();
     private volatile String error;
     // Written by the reading thread before it ends; read after join.
     private long reads, bytes, wraps, startNs, endNs;
@@ -98,11 +101,11 @@ final class BlockIoRun implements WorkloadHandle {
                     break;
                 }
             }
-            inRead = true;
             long a = System.nanoTime();
+            windows.begin(a);
             int r = reader.read(offset);
             long b = System.nanoTime();
-            inRead = false;
+            windows.end(a, b);
             if (r < 0) {
                 error = reader.failure(r, offset).getMessage();
                 break;
@@ -130,7 +133,13 @@ final class BlockIoRun implements WorkloadHandle {
 
     @Override
     public boolean active() {
-        return inRead;
+        return windows.inFlight();
+    }
+
+    /** When reads were in flight (the newest {@link ReadWindows#CAPACITY} windows), a read in flight now last. */
+    @Override
+    public long[] busyWindows() {
+        return windows.snapshot(System.nanoTime());
     }
 
     /** True until the thread has finished (count reached, end of a non-wrapping file, stop or error). */

@@ -173,4 +173,35 @@ class BlockIoWorkloadTest {
             Files.delete(ro);
         }
     }
+
+    @Test
+    void readsAreBusyWindowsForTheRunner() throws Exception {
+        // Paced at 4 MB/s, 4 KiB reads are about 1 ms apart: windows of their own, unless a
+        // stall of this thread made the pacing catch up with reads back to back (one window).
+        long t0 = System.nanoTime();
+        BlockIoRun run = (BlockIoRun) new BlockIoWorkload().start(params("bs", "4k", "rate", "4", "count", "200"), CTX);
+        assertTrue(run instanceof rtbox.core.BusyWindows, "the runner finds the windows through BusyWindows");
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (run.running() && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        long[] w = run.busyWindows();
+        long t1 = System.nanoTime();
+        Map<String, Double> f = run.stop();
+        assertEquals(200.0, f.get("reads"), f.toString());
+        assertTrue(w.length >= 2 && w.length % 2 == 0 && w.length / 2 <= 200, "windows: " + w.length / 2);
+        long busyNs = 0;
+        for (int i = 0; i < w.length; i += 2) {
+            assertTrue(w[i] >= t0 && w[i] < w[i + 1] && w[i + 1] <= t1, "window " + i / 2 + " outside the run");
+            if (i > 0) {
+                assertTrue(w[i] - w[i - 1] > ReadWindows.GAP_NS, "windows " + (i / 2 - 1) + " and " + i / 2
+                        + " are " + (w[i] - w[i - 1]) + " ns apart: they should be one");
+            }
+            busyNs += w[i + 1] - w[i];
+        }
+        // The windows hold every read's time (the histogram's min is at most the shortest read's).
+        assertTrue(busyNs / 1e3 >= f.get("reads") * f.get("read_us_min"), busyNs + " ns busy, " + f);
+        assertTrue(!run.active());
+        assertNoThreadLeft();
+    }
 }
