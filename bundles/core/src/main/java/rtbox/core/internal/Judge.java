@@ -56,12 +56,13 @@ final class Judge {
         if (failed) {
             return new Verdict(Outcome.FAIL, checks, failedList(checks));
         }
+        // A run cut short proves nothing either way, whatever else happened in it: say that first.
+        if (!r.complete()) {
+            return new Verdict(Outcome.INCONCLUSIVE, checks, "the run was stopped before its end");
+        }
         if (jvmOverBudget) {
             return new Verdict(Outcome.INCONCLUSIVE, checks, "the JVM stalled for " + longestJvm / 1000
                     + " us, over the budget of " + t.jvmStallBudgetUs() + " us: rerun");
-        }
-        if (!r.complete()) {
-            return new Verdict(Outcome.INCONCLUSIVE, checks, "the run was stopped before its end");
         }
         return new Verdict(Outcome.PASS, checks, checks.isEmpty() ? "no thresholds set" : "all thresholds met");
     }
