@@ -19,9 +19,7 @@ import java.util.jar.Attributes;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import com.google.gson.JsonObject;
 
@@ -31,28 +29,8 @@ import com.google.gson.JsonObject;
  * one run at a time; a retained command is ignored; bundles are installed only with
  * the right SHA-256; configuration is read with passwords masked.
  */
-class MqttCommandsIT {
+class MqttCommandsIT extends MqttFixture {
     static final String A = MqttIT.A;
-    @TempDir
-    Path home;
-    @TempDir
-    Path brokerDir;
-    Mosquitto broker;
-    Rtbox rtbox;
-    ControlRoom control;
-
-    @AfterEach
-    void tearDown() throws Exception {
-        if (control != null) {
-            control.close();
-        }
-        if (rtbox != null) {
-            rtbox.close();
-        }
-        if (broker != null) {
-            broker.close();
-        }
-    }
 
     private JsonObject reply(String requestId) throws InterruptedException {
         ControlRoom.Received r = control.reply(A, requestId, 10_000);

@@ -9,9 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import com.google.gson.JsonObject;
 
@@ -20,29 +18,9 @@ import com.google.gson.JsonObject;
  * triggered remotely delivers its result with gapless sequence numbers, the status
  * is retained and the last will says offline.
  */
-class MqttIT {
+class MqttIT extends MqttFixture {
     static final String A = "a1";
     static final String RUN = "\"probe\":\"timer\",\"parameters\":{\"duration\":\"1s\",\"warmup\":\"0\",\"interval_us\":1000}";
-    @TempDir
-    Path home;
-    @TempDir
-    Path brokerDir;
-    Mosquitto broker;
-    Rtbox rtbox;
-    ControlRoom control;
-
-    @AfterEach
-    void tearDown() throws Exception {
-        if (control != null) {
-            control.close();
-        }
-        if (rtbox != null) {
-            rtbox.close();
-        }
-        if (broker != null) {
-            broker.close();
-        }
-    }
 
     static void configure(Rtbox rtbox, Mosquitto broker, String appliance) throws IOException {
         Files.writeString(rtbox.home.resolve("etc/rtbox.mqtt.cfg"), String.join("\n",

@@ -8,9 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import com.google.gson.JsonObject;
 
@@ -19,28 +17,8 @@ import com.google.gson.JsonObject;
  * mid-run and restarted. Every message of the run arrives, numbered without a gap.
  * Also: appliance B cannot command A nor publish as A under the repository's ACL.
  */
-class MqttOutageIT {
+class MqttOutageIT extends MqttFixture {
     static final String A = MqttIT.A;
-    @TempDir
-    Path home;
-    @TempDir
-    Path brokerDir;
-    Mosquitto broker;
-    Rtbox rtbox;
-    ControlRoom control;
-
-    @AfterEach
-    void tearDown() throws Exception {
-        if (control != null) {
-            control.close();
-        }
-        if (rtbox != null) {
-            rtbox.close();
-        }
-        if (broker != null) {
-            broker.close();
-        }
-    }
 
     private void start(boolean persistentBroker) throws Exception {
         broker = new Mosquitto(brokerDir, persistentBroker, A, "b1");
