@@ -11,11 +11,8 @@ import java.util.Arrays;
 import java.util.Locale;
 
 import com.sun.jna.Function;
-import com.sun.jna.LastErrorException;
-import com.sun.jna.NativeLong;
 import com.sun.jna.Pointer;
 
-import rtbox.os.internal.LibC;
 
 /**
  * The CPU's time stamp counter, read with the rdtsc instruction. JNA cannot bind an
@@ -53,7 +50,6 @@ public final class Tsc implements AutoCloseable {
     private static final MethodHandle DISPATCH = dispatchHandle();
 
     private final Pointer page;
-    private final long pageSize;
     private final Function function;
     private final long address;
     private final boolean stub;
@@ -63,9 +59,8 @@ public final class Tsc implements AutoCloseable {
     private final double calibrationSpread;
     private boolean open = true;
 
-    private Tsc(Pointer page, long pageSize, String fallbackReason, boolean calibrate) {
+    private Tsc(Pointer page, String fallbackReason, boolean calibrate) {
         this.page = page;
-        this.pageSize = pageSize;
         this.stub = page != null;
         this.function = stub ? Function.getFunction(page) : null;
         this.address = stub ? Pointer.nativeValue(page) : 0;
@@ -92,7 +87,7 @@ public final class Tsc implements AutoCloseable {
                     + " (x86 and x86_64 only)");
         }
         try {
-            return new Tsc(mapStub(code), pageSize(), null, true);
+            return new Tsc(mapStub(code), null, true);
         } catch (OsException e) {
             return monotonic("the rdtsc stub could not be mapped executable: " + e.getMessage());
         }
@@ -100,7 +95,7 @@ public final class Tsc implements AutoCloseable {
 
     /** CLOCK_MONOTONIC as the counter (1 tick = 1 ns), with the reason for not using the TSC. */
     public static Tsc monotonic(String reason) {
-        return new Tsc(null, 0, reason, false);
+        return new Tsc(null, reason, false);
     }
 
     static byte[] stubFor(String arch) {
@@ -114,34 +109,9 @@ public final class Tsc implements AutoCloseable {
         }
     }
 
-    private static long pageSize() {
-        return LibC.getpagesize();
-    }
-
-    /** Maps a page RW, copies the code, makes it RX. Unmaps it again on any failure. */
+    /** Maps the stub into a page of its own, read-execute (see {@link CodePages}). */
     static Pointer mapStub(byte[] code) throws OsException {
-        long size = pageSize();
-        NativeLong length = new NativeLong(size);
-        Pointer p;
-        try {
-            p = LibC.mmap(null, length, LibC.PROT_READ | LibC.PROT_WRITE, LibC.MAP_PRIVATE | LibC.MAP_ANONYMOUS, -1,
-                    new NativeLong(0));
-        } catch (LastErrorException e) {
-            throw Native.failure("mmap(" + size + " bytes, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS)",
-                    e.getErrorCode());
-        }
-        if (p == null || Pointer.nativeValue(p) == -1L) {
-            throw new OsException("mmap", Errno.ENOMEM, "mmap of the rdtsc stub page returned MAP_FAILED");
-        }
-        try {
-            p.write(0, code, 0, code.length);
-            Native.call("mprotect(rdtsc stub, PROT_READ|PROT_EXEC)",
-                    () -> LibC.mprotect(p, length, LibC.PROT_READ | LibC.PROT_EXEC));
-            return p;
-        } catch (OsException | RuntimeException e) {
-            LibC.munmap(p, length);
-            throw e;
-        }
+        return CodePages.map(code, "rdtsc stub");
     }
 
     private static MethodHandle dispatchHandle() {
@@ -306,7 +276,7 @@ public final class Tsc implements AutoCloseable {
     public synchronized void close() {
         if (stub && open) {
             open = false;
-            LibC.munmap(page, new NativeLong(pageSize));
+            CodePages.unmap(page);
         }
     }
 

@@ -11,6 +11,7 @@ import rtbox.api.RtboxException;
 import rtbox.api.WorkloadHandle;
 import rtbox.os.BytePipe;
 import rtbox.os.OsException;
+import rtbox.os.PipeLoop;
 import rtbox.os.ProcessUsage;
 import rtbox.os.ThreadSettings;
 import rtbox.os.ThreadUsage;
@@ -31,7 +32,7 @@ final class PipeRun implements WorkloadHandle {
     static final String THREAD_PREFIX = "rtbox-pipe-";
     private static final long STOP_BUDGET_NS = 80_000_000L;
 
-    record Settings(boolean rtt, boolean processes, long count, ThreadSettings threads) {
+    record Settings(boolean rtt, boolean processes, long count, ThreadSettings threads, boolean machineCode) {
     }
 
     private final Settings s;
@@ -42,6 +43,9 @@ final class PipeRun implements WorkloadHandle {
     private volatile boolean running;
     private volatile String error;
     private Thread first, second;
+    // Round-trip ends as machine-code loops (rtbox.os.PipeLoop), or null: the JNA loops.
+    private volatile PipeLoop pingLoop, pongLoop;
+    private String loopNote;
     private Process child;
     private long childPid;
 
@@ -65,6 +69,9 @@ final class PipeRun implements WorkloadHandle {
 
     void start() throws RtboxException {
         running = true;
+        if (s.rtt) {
+            openLoops();
+        }
         if (s.processes) {
             startChild();
         } else {
@@ -87,6 +94,36 @@ final class PipeRun implements WorkloadHandle {
         }
     }
 
+    /**
+     * The round-trip ends run as machine-code loops where they can (see PipeLoop: a
+     * JNA call per byte costs a quarter of a round trip); otherwise, or with loop=jna,
+     * as Java loops over JNA, and {@link #loopNote()} says why.
+     */
+    private void openLoops() {
+        if (!s.machineCode) {
+            loopNote = "loop=jna: each read and write is a JNA call";
+            return;
+        }
+        long limit = s.count == 0 ? Long.MAX_VALUE : s.count;
+        try {
+            pingLoop = PipeLoop.writeThenRead(forth.writeFd(), back.readFd(), limit);
+            if (!s.processes) {
+                pongLoop = PipeLoop.readThenWrite(forth.readFd(), back.writeFd(), Long.MAX_VALUE);
+            }
+        } catch (OsException e) {
+            if (pingLoop != null) {
+                pingLoop.close();
+                pingLoop = null;
+            }
+            loopNote = "the machine-code loop cannot run here (" + e.getMessage() + "): each read and write is a JNA call";
+        }
+    }
+
+    /** Null when the round-trip ends run in machine code, otherwise why not. */
+    String loopNote() {
+        return loopNote;
+    }
+
     private void startChild() throws RtboxException {
         ProcessBuilder pb = s.rtt ? new ProcessBuilder("cat") : new ProcessBuilder("dd", "bs=1", "of=/dev/null", "status=none");
         pb.redirectInput(new File("/proc/self/fd/" + forth.readFd()));
@@ -96,6 +133,7 @@ final class PipeRun implements WorkloadHandle {
         try {
             child = pb.start();
         } catch (IOException e) {
+            closeLoop(pingLoop);
             close();
             throw new RtboxException("ends", "pipe: cannot start the child process " + pb.command() + ": " + e.getMessage());
         }
@@ -108,6 +146,7 @@ final class PipeRun implements WorkloadHandle {
             s.threads.applyTo((int) childPid);
         } catch (OsException e) {
             child.destroyForcibly();
+            closeLoop(pingLoop);
             close();
             throw e;
         }
@@ -182,27 +221,39 @@ final class PipeRun implements WorkloadHandle {
 
     private void ping() {
         if (!prepare()) {
+            closeLoop(pingLoop);
             forth.closeWrite();
             return;
         }
         ThreadUsage u0 = usage();
         long limit = s.count == 0 ? Long.MAX_VALUE : s.count;
         long n = 0;
+        PipeLoop loop = pingLoop;
         startNs = System.nanoTime();
-        while (n < limit && !stop) {
-            int r = forth.writeByte();
-            if (r != 1) {
-                fail("write", r);
-                break;
+        if (loop != null) {
+            int r = stop ? PipeLoop.FINISHED : loop.run();
+            endNs = System.nanoTime();
+            n = loop.count();
+            loop.close();
+            if (r != PipeLoop.FINISHED) {
+                fail(r == 0 ? "read" : "write or read", r);
             }
-            r = back.readByte();
-            if (r != 1) {
-                fail("read", r);
-                break;
+        } else {
+            while (n < limit && !stop) {
+                int r = forth.writeByte();
+                if (r != 1) {
+                    fail("write", r);
+                    break;
+                }
+                r = back.readByte();
+                if (r != 1) {
+                    fail("read", r);
+                    break;
+                }
+                n++;
             }
-            n++;
+            endNs = System.nanoTime();
         }
-        endNs = System.nanoTime();
         firstUsage = usageSince(u0);
         firstCount = n;
         if (s.processes) {
@@ -214,25 +265,37 @@ final class PipeRun implements WorkloadHandle {
 
     private void pong() {
         if (!prepare()) {
+            closeLoop(pongLoop);
             back.closeWrite();
             return;
         }
         ThreadUsage u0 = usage();
         long n = 0;
-        while (true) {
-            int r = forth.readByte();
-            if (r != 1) {
-                if (r < 0) {
-                    fail("read", r);
+        PipeLoop loop = pongLoop;
+        if (loop != null) {
+            // Leaves on end of file: the ping end closes its write end when it is done.
+            int r = loop.run();
+            n = loop.count();
+            loop.close();
+            if (r < 0) {
+                fail("read or write", r);
+            }
+        } else {
+            while (true) {
+                int r = forth.readByte();
+                if (r != 1) {
+                    if (r < 0) {
+                        fail("read", r);
+                    }
+                    break;
                 }
-                break;
+                r = back.writeByte();
+                if (r != 1) {
+                    fail("write", r);
+                    break;
+                }
+                n++;
             }
-            r = back.writeByte();
-            if (r != 1) {
-                fail("write", r);
-                break;
-            }
-            n++;
         }
         secondUsage = usageSince(u0);
         secondCount = n;
@@ -260,6 +323,12 @@ final class PipeRun implements WorkloadHandle {
             return false;
         }
         return error == null;
+    }
+
+    private static void closeLoop(PipeLoop loop) {
+        if (loop != null) {
+            loop.close();
+        }
     }
 
     private void drainThenRecordChild() {
@@ -305,6 +374,10 @@ final class PipeRun implements WorkloadHandle {
     @Override
     public Map<String, Double> stop() {
         stop = true;
+        PipeLoop loop = pingLoop;
+        if (loop != null) {
+            loop.stop();
+        }
         long deadline = System.nanoTime() + STOP_BUDGET_NS;
         join(first, deadline);
         if (child != null) {
@@ -370,6 +443,9 @@ final class PipeRun implements WorkloadHandle {
             f.put(r + "_cpu_share", elapsed > 0 ? (b.userNs + b.systemNs) / 1e9 / elapsed : 0);
         }
         f.put("processes", s.processes ? 1.0 : 0.0);
+        if (s.rtt) {
+            f.put("machine_code_loop", pingLoop != null ? 1.0 : 0.0);
+        }
         f.put("errors", error == null ? 0.0 : 1.0);
         return f;
     }

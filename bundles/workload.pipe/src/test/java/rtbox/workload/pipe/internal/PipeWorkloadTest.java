@@ -66,8 +66,18 @@ class PipeWorkloadTest {
         Map<String, Double> f = runToEnd(Map.of("mode", "rtt", "count", "20000"));
         assertEquals(20000.0, f.get("round_trips"));
         assertEquals(40000.0, f.get("messages"));
+        assertEquals(1.0, f.get("machine_code_loop"), "x86 runs the machine-code loop: " + f);
         assertTrue(f.get("voluntary_switches") > 0, f.toString());
         assertTrue(f.get("switches_per_s") > 0, f.toString());
+        assertNoThreadsLeft();
+    }
+
+    @Test
+    void roundTripThreadsOverJnaOnRequest() throws Exception {
+        Map<String, Double> f = runToEnd(Map.of("mode", "rtt", "count", "20000", "loop", "jna"));
+        assertEquals(20000.0, f.get("round_trips"));
+        assertEquals(0.0, f.get("machine_code_loop"));
+        assertEquals(0.0, f.get("errors"), f.toString());
         assertNoThreadsLeft();
     }
 
@@ -90,6 +100,7 @@ class PipeWorkloadTest {
     void stopsWithin100msLeavingNothing() throws Exception {
         new PipeWorkload().start(Map.of("mode", "rtt", "ends", "processes", "count", "10"), CTX).stop();
         java.util.Set<String> fds = openFds();
+        long codePages = anonymousExecutablePages();
         for (String mode : new String[] {"oneway", "rtt"}) {
             for (String ends : new String[] {"threads", "processes"}) {
                 WorkloadHandle h = new PipeWorkload().start(Map.of("mode", mode, "ends", ends), CTX);
@@ -104,6 +115,15 @@ class PipeWorkloadTest {
             }
         }
         assertEquals(fds, openFds(), "file descriptors left open");
+        assertEquals(codePages, anonymousExecutablePages(), "machine-code loop pages left mapped");
+    }
+
+    /** Private anonymous read-execute mappings in /proc/self/maps (where PipeLoop's code lives). */
+    static long anonymousExecutablePages() throws java.io.IOException {
+        return java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/maps")).stream()
+                .map(l -> l.trim().split("\\s+"))
+                .filter(f -> f.length == 5 && f[1].equals("r-xp") && f[4].equals("0"))
+                .count();
     }
 
     @Test
@@ -116,6 +136,8 @@ class PipeWorkloadTest {
         assertTrue(e.getMessage().contains("unknown parameter size"), e.getMessage());
         e = assertThrows(RtboxException.class, () -> new PipeWorkload().start(Map.of("priority", "150"), CTX));
         assertEquals("priority", e.subject());
+        e = assertThrows(RtboxException.class, () -> new PipeWorkload().start(Map.of("loop", "asm"), CTX));
+        assertEquals("loop", e.subject());
         e = assertThrows(RtboxException.class, () -> new PipeWorkload().start(Map.of("cpu", "99"), CTX));
         assertEquals("cpu", e.subject());
     }

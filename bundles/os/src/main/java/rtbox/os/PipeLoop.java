@@ -1,0 +1,169 @@
+package rtbox.os;
+
+import java.util.Locale;
+
+import com.sun.jna.Function;
+import com.sun.jna.Memory;
+import com.sun.jna.Pointer;
+
+/**
+ * One end of a pipe round trip, run as a loop of system calls in a few bytes of
+ * machine code: per iteration it writes one byte and reads one (the first end), or
+ * reads one and writes it back (the second end).
+ *
+ * <p>Why: through JNA, each read or write costs a JVM native transition and JNA's
+ * argument handling besides the system call. With one byte per call that overhead
+ * is a quarter of a round trip: two Java threads reached 0.75x of {@code perf bench
+ * sched pipe -T} here, the same loop in machine code called once through JNA 1.0x.
+ * A switcher that is a quarter slower than C makes a quarter fewer context switches,
+ * which is the load it exists to make. The loop stays in one native call until it
+ * ends, so it allocates, locks and logs nothing, and it does not hold up the JVM's
+ * safepoints (a thread in native code does not have to stop).
+ *
+ * <p>The code is in {@code src/main/asm/pipeloop-*.s} of this bundle, with its
+ * control block. It reads the stop flag and its limit from the block before every
+ * iteration; {@link #stop()} sets the flag and also replaces both descriptors by -1,
+ * so a loop that is between its two calls gets EBADF rather than a descriptor number
+ * that the pipe's closing may hand to another file.
+ *
+ * <p>x86 and x86_64 only; where the code cannot run (another architecture, an
+ * executable mapping refused) {@link #open} throws and the caller uses its JNA loop.
+ * One thread runs it and closes it after {@link #run()} has returned; {@link #stop()}
+ * and {@link #count()} may be called from any thread, also after the close.
+ */
+public final class PipeLoop implements AutoCloseable {
+    // as --64 pipeloop-x86_64.s; objcopy -O binary -j .text
+    static final String CODE_X86_64 = "49 89 f8 49 8b 40 30 48 85 c0 75 41 49 8b 40 38 49 3b 40 28 73 37 49 8b 00 49 8b"
+            + " 78 08 49 8b 70 20 ba 01 00 00 00 0f 05 48 83 f8 01 75 24 49 8b 40 10 49 8b 78 18 49 8b 70 20 ba 01 00 00"
+            + " 00 0f 05 48 83 f8 01 75 0b 49 ff 40 38 eb b6 b8 01 00 00 00 c3";
+    // as --32 pipeloop-i386.s; objcopy -O binary -j .text
+    static final String CODE_I386 = "53 56 57 55 8b 6c 24 14 8b 45 30 0b 45 34 75 42 8b 45 38 8b 55 3c 2b 45 28 1b 55"
+            + " 2c 73 34 8b 45 00 8b 5d 08 8b 4d 20 ba 01 00 00 00 cd 80 83 f8 01 75 24 8b 45 10 8b 5d 18 8b 4d 20 ba 01"
+            + " 00 00 00 cd 80 83 f8 01 75 0f 83 45 38 01 83 55 3c 00 eb b6 b8 01 00 00 00 99 5d 5f 5e 5b c3";
+
+    // The control block: 8-byte slots on both architectures.
+    static final int NR1 = 0, FD1 = 8, NR2 = 16, FD2 = 24, BUF = 32, LIMIT = 40, STOP = 48, DONE = 56, BYTE = 64;
+    private static final int SIZE = 72;
+
+    /** Left on its stop flag or at its limit. */
+    public static final int FINISHED = 1;
+
+    private final Pointer page;
+    private final Function function;
+    private final Memory control = new Memory(SIZE);
+    private boolean open = true;
+    private long closedCount;
+
+    private PipeLoop(Pointer page, int nr1, int fd1, int nr2, int fd2, long limit) {
+        this.page = page;
+        this.function = Function.getFunction(page);
+        control.clear();
+        control.setLong(NR1, nr1);
+        control.setLong(FD1, fd1);
+        control.setLong(NR2, nr2);
+        control.setLong(FD2, fd2);
+        control.setLong(BUF, Pointer.nativeValue(control) + BYTE);
+        control.setLong(LIMIT, limit);
+    }
+
+    /** The first end: writes a byte to {@code outFd}, then reads one from {@code inFd}; {@code limit} round trips. */
+    public static PipeLoop writeThenRead(int outFd, int inFd, long limit) throws OsException {
+        Arch a = arch();
+        return new PipeLoop(CodePages.map(a.code, "pipe loop"), a.write, outFd, a.read, inFd, limit);
+    }
+
+    /** The second end: reads a byte from {@code inFd} and writes it to {@code outFd}; {@code limit} round trips. */
+    public static PipeLoop readThenWrite(int inFd, int outFd, long limit) throws OsException {
+        Arch a = arch();
+        return new PipeLoop(CodePages.map(a.code, "pipe loop"), a.read, inFd, a.write, outFd, limit);
+    }
+
+    /** Why the loop cannot run on this architecture, or null when it can (a mapping may still be refused). */
+    public static String unsupportedReason() {
+        return codeFor(System.getProperty("os.arch", "")) == null
+                ? "no machine-code pipe loop for architecture " + System.getProperty("os.arch") + " (x86 and x86_64 only)"
+                : null;
+    }
+
+    /**
+     * Runs until the limit, {@link #stop()}, end of file or an error, in the calling
+     * thread. Returns {@link #FINISHED}, 0 for end of file, or a negative errno. A
+     * signal that interrupts a call (EINTR) does not end the loop.
+     */
+    public int run() {
+        if (!open) {
+            throw new IllegalStateException("the pipe loop was closed");
+        }
+        Object[] args = {control};
+        while (true) {
+            int r = (int) function.invokeLong(args);
+            if (r != -Errno.EINTR || control.getLong(STOP) != 0) {
+                return r;
+            }
+        }
+    }
+
+    /** Makes {@link #run()} return before its next iteration; a call in progress (a blocked read) goes on. */
+    public synchronized void stop() {
+        if (!open) {
+            return;
+        }
+        control.setLong(STOP, 1);
+        control.setLong(FD1, -1);
+        control.setLong(FD2, -1);
+    }
+
+    /**
+     * Round trips completed. Exact once {@link #run()} has returned; while it runs,
+     * on i386 (two 32-bit halves) a read may be off by a carry.
+     */
+    public synchronized long count() {
+        return open ? control.getLong(DONE) : closedCount;
+    }
+
+    /** Unmaps the code and frees the block. Only after {@link #run()} has returned. */
+    @Override
+    public synchronized void close() {
+        if (open) {
+            open = false;
+            closedCount = control.getLong(DONE);
+            CodePages.unmap(page);
+            control.close();
+        }
+    }
+
+    private record Arch(byte[] code, int read, int write) {
+    }
+
+    private static Arch arch() throws OsException {
+        String name = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
+        byte[] code = codeFor(name);
+        if (code == null) {
+            throw new OsException("pipe loop", Errno.ENOSYS, unsupportedReason());
+        }
+        // System call numbers: x86_64 read 0, write 1; i386 read 3, write 4.
+        return code == I386 ? new Arch(code, 3, 4) : new Arch(code, 0, 1);
+    }
+
+    private static final byte[] X86_64 = hex(CODE_X86_64), I386 = hex(CODE_I386);
+
+    static byte[] codeFor(String arch) {
+        switch (arch.toLowerCase(Locale.ROOT)) {
+            case "amd64": case "x86_64":
+                return X86_64;
+            case "x86": case "i386": case "i486": case "i586": case "i686":
+                return I386;
+            default:
+                return null;
+        }
+    }
+
+    static byte[] hex(String s) {
+        String[] parts = s.trim().split(" +");
+        byte[] b = new byte[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            b[i] = (byte) Integer.parseInt(parts[i], 16);
+        }
+        return b;
+    }
+}

@@ -1,0 +1,127 @@
+package rtbox.os;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PipeLoopTest {
+
+    @Test
+    void runsHereOnX86() {
+        // The dev machine and the board are both x86: no machine-code loop here would be a bug.
+        assertNull(PipeLoop.unsupportedReason());
+    }
+
+    @Test
+    void twoEndsMakeExactlyTheRoundTripsAsked() throws Exception {
+        try (BytePipe forth = BytePipe.open(); BytePipe back = BytePipe.open()) {
+            AtomicInteger secondResult = new AtomicInteger(99);
+            long[] secondCount = new long[1];
+            Thread second = new Thread(() -> {
+                try (PipeLoop pong = PipeLoop.readThenWrite(forth.readFd(), back.writeFd(), Long.MAX_VALUE)) {
+                    secondResult.set(pong.run());
+                    secondCount[0] = pong.count();
+                } catch (OsException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            second.start();
+            int first;
+            long firstCount;
+            try (PipeLoop ping = PipeLoop.writeThenRead(forth.writeFd(), back.readFd(), 50_000)) {
+                first = ping.run();
+                firstCount = ping.count();
+            }
+            assertEquals(PipeLoop.FINISHED, first);
+            assertEquals(50_000, firstCount);
+            // The first end closing its write end is the second end's end of file.
+            forth.closeWrite();
+            second.join(TimeUnit.SECONDS.toMillis(5));
+            assertEquals(0, secondResult.get(), "the second end left on end of file");
+            assertEquals(50_000, secondCount[0]);
+            assertEquals(0, forth.pending(), "every byte written was read");
+        }
+    }
+
+    @Test
+    void stopEndsTheLoopBetweenRoundTrips() throws Exception {
+        try (BytePipe forth = BytePipe.open(); BytePipe back = BytePipe.open()) {
+            PipeLoop pong = PipeLoop.readThenWrite(forth.readFd(), back.writeFd(), Long.MAX_VALUE);
+            Thread second = new Thread(() -> {
+                pong.run();
+                pong.close();
+            });
+            second.start();
+            PipeLoop ping = PipeLoop.writeThenRead(forth.writeFd(), back.readFd(), Long.MAX_VALUE);
+            int[] result = new int[1];
+            Thread first = new Thread(() -> result[0] = ping.run());
+            first.start();
+            Thread.sleep(100);
+            ping.stop();
+            first.join(1000);
+            assertTrue(!first.isAlive(), "the first end left after stop()");
+            assertEquals(PipeLoop.FINISHED, result[0]);
+            assertTrue(ping.count() > 0, "round trips were made before the stop");
+            ping.close();
+            forth.closeWrite();
+            second.join(1000);
+            assertTrue(!second.isAlive(), "the second end left on end of file");
+        }
+    }
+
+    @Test
+    void aClosedPeerIsEndOfFileAndAWriteToAClosedPipeIsEpipe() throws Exception {
+        try (BytePipe forth = BytePipe.open(); BytePipe back = BytePipe.open()) {
+            back.closeWrite();
+            try (PipeLoop ping = PipeLoop.writeThenRead(forth.writeFd(), back.readFd(), 10)) {
+                assertEquals(0, ping.run(), "read of a pipe whose writer is closed: end of file");
+                assertEquals(0, ping.count());
+            }
+            forth.closeRead();
+            try (PipeLoop ping = PipeLoop.writeThenRead(forth.writeFd(), back.readFd(), 10)) {
+                // The JVM ignores SIGPIPE, so the write fails with EPIPE (32).
+                assertEquals(-32, ping.run());
+            }
+        }
+    }
+
+    @Test
+    void aBadDescriptorIsEbadfNotACrash() throws Exception {
+        try (PipeLoop ping = PipeLoop.writeThenRead(-1, -1, 10)) {
+            assertEquals(-Errno.EBADF, ping.run());
+        }
+    }
+
+    /** The bytes in PipeLoop are what the assembly sources in src/main/asm assemble to. */
+    @Test
+    void codeMatchesItsAssemblySource(@TempDir Path tmp) throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/as")) && Files.isExecutable(Path.of("/usr/bin/objcopy")),
+                "binutils (as, objcopy) are not installed: the check of the machine code against its source is skipped");
+        assertArrayEquals(assemble(tmp, "pipeloop-x86_64.s", "--64"), PipeLoop.codeFor("amd64"));
+        assertArrayEquals(assemble(tmp, "pipeloop-i386.s", "--32"), PipeLoop.codeFor("i386"));
+    }
+
+    private static byte[] assemble(Path tmp, String source, String bits) throws IOException, InterruptedException {
+        Path src = Path.of("src/main/asm", source).toAbsolutePath();
+        Path obj = tmp.resolve(source + ".o"), bin = tmp.resolve(source + ".bin");
+        run("as", bits, "-o", obj.toString(), src.toString());
+        run("objcopy", "-O", "binary", "-j", ".text", obj.toString(), bin.toString());
+        return Files.readAllBytes(bin);
+    }
+
+    private static void run(String... command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).inheritIO().start();
+        assertEquals(0, p.waitFor(), String.join(" ", command));
+    }
+}
