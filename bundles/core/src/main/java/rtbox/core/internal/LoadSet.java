@@ -76,6 +76,16 @@ final class LoadSet {
         }
     }
 
+    /** True when every workload has done what it was asked and stopped on its own. */
+    synchronized boolean allFinished() {
+        for (Slot s : slots) {
+            if (s.handle == null || !s.handle.finished()) {
+                return false;
+            }
+        }
+        return !slots.isEmpty();
+    }
+
     /** True when any workload reports activity now (a read in flight, for example). */
     synchronized List<String> active() {
         List<String> a = new ArrayList<>();

@@ -116,7 +116,7 @@ public class ProbeRunner implements Runner {
             long start = System.nanoTime();
             long end = start + durationNs;
             long now;
-            while ((now = System.nanoTime()) < end && !state.stop) {
+            while ((now = System.nanoTime()) < end && !state.stop && !set.allFinished()) {
                 state.progress((double) (now - start) / durationNs);
                 java.util.concurrent.locks.LockSupport.parkNanos(Math.min(end - now, 50_000_000L));
             }

@@ -142,6 +142,12 @@ final class BlockIoRun implements WorkloadHandle, BusyWindows {
         return windows.snapshot(System.nanoTime());
     }
 
+    @Override
+    public boolean finished() {
+        // Ended by itself: its count, the end of a file it does not wrap, or an error.
+        return !running && !stop;
+    }
+
     /** True until the thread has finished (count reached, end of a non-wrapping file, stop or error). */
     boolean running() {
         return running;

@@ -372,6 +372,12 @@ final class PipeRun implements WorkloadHandle {
     }
 
     @Override
+    public boolean finished() {
+        // Ended by itself: its count reached, or an end failed.
+        return !running && !stop;
+    }
+
+    @Override
     public Map<String, Double> stop() {
         stop = true;
         PipeLoop loop = pingLoop;
