@@ -87,8 +87,9 @@ public final class PipeLoop implements AutoCloseable {
 
     /**
      * Runs until the limit, {@link #stop()}, end of file or an error, in the calling
-     * thread. Returns {@link #FINISHED}, 0 for end of file, or a negative errno. A
-     * signal that interrupts a call (EINTR) does not end the loop.
+     * thread. Returns {@link #FINISHED} (also when a call failed because of a stop),
+     * 0 for end of file, or a negative errno. A signal that interrupts a call (EINTR)
+     * does not end the loop.
      */
     public int run() {
         if (!open) {
@@ -97,7 +98,12 @@ public final class PipeLoop implements AutoCloseable {
         Object[] args = {control};
         while (true) {
             int r = (int) function.invokeLong(args);
-            if (r != -Errno.EINTR || control.getLong(STOP) != 0) {
+            if (r < 0 && control.getLong(STOP) != 0) {
+                // stop() replaced the descriptors by -1: a loop between its two calls
+                // then fails with EBADF, which is the stop, not an error.
+                return FINISHED;
+            }
+            if (r != -Errno.EINTR) {
                 return r;
             }
         }

@@ -55,28 +55,31 @@ class PipeLoopTest {
     }
 
     @Test
-    void stopEndsTheLoopBetweenRoundTrips() throws Exception {
-        try (BytePipe forth = BytePipe.open(); BytePipe back = BytePipe.open()) {
-            PipeLoop pong = PipeLoop.readThenWrite(forth.readFd(), back.writeFd(), Long.MAX_VALUE);
-            Thread second = new Thread(() -> {
-                pong.run();
-                pong.close();
-            });
-            second.start();
-            PipeLoop ping = PipeLoop.writeThenRead(forth.writeFd(), back.readFd(), Long.MAX_VALUE);
-            int[] result = new int[1];
-            Thread first = new Thread(() -> result[0] = ping.run());
-            first.start();
-            Thread.sleep(100);
-            ping.stop();
-            first.join(1000);
-            assertTrue(!first.isAlive(), "the first end left after stop()");
-            assertEquals(PipeLoop.FINISHED, result[0]);
-            assertTrue(ping.count() > 0, "round trips were made before the stop");
-            ping.close();
-            forth.closeWrite();
-            second.join(1000);
-            assertTrue(!second.isAlive(), "the second end left on end of file");
+    void stopEndsTheLoopWhereverItIs() throws Exception {
+        // Stopped at many points of its loop: before a call, between its write and
+        // its read (where the descriptors stop() replaces give EBADF), in a read.
+        for (int i = 0; i < 40; i++) {
+            try (BytePipe forth = BytePipe.open(); BytePipe back = BytePipe.open()) {
+                PipeLoop pong = PipeLoop.readThenWrite(forth.readFd(), back.writeFd(), Long.MAX_VALUE);
+                Thread second = new Thread(() -> {
+                    pong.run();
+                    pong.close();
+                });
+                second.start();
+                PipeLoop ping = PipeLoop.writeThenRead(forth.writeFd(), back.readFd(), Long.MAX_VALUE);
+                int[] result = new int[1];
+                Thread first = new Thread(() -> result[0] = ping.run());
+                first.start();
+                Thread.sleep(1 + i % 7);
+                ping.stop();
+                first.join(1000);
+                assertTrue(!first.isAlive(), "the first end left after stop()");
+                assertEquals(PipeLoop.FINISHED, result[0], "stop " + i + " is not an error");
+                ping.close();
+                forth.closeWrite();
+                second.join(1000);
+                assertTrue(!second.isAlive(), "the second end left on end of file");
+            }
         }
     }
 
