@@ -1,6 +1,9 @@
 package rtbox.runtime;
 
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
 import java.nio.file.Path;
+import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -14,6 +17,27 @@ abstract class MqttFixture {
     Mosquitto broker;
     Rtbox rtbox;
     ControlRoom control;
+
+    /** A broker of the test's own, the appliance a1 serving on it, and a control room reading every up tree. */
+    void serve(boolean persistentBroker) throws Exception {
+        broker = new Mosquitto(brokerDir, persistentBroker, MqttIT.A, "b1");
+        control = new ControlRoom(broker.uri(), Mosquitto.CONTROL, Mosquitto.PASSWORD, "rtbox/v1/up/#");
+        rtbox = new Rtbox(home);
+        MqttIT.configure(rtbox, broker, MqttIT.A);
+        rtbox.start("serve");
+        awaitOnline();
+    }
+
+    void awaitOnline() throws InterruptedException {
+        assertNotNull(control.await(m -> m.topic().equals("rtbox/v1/up/a1/status")
+                && m.json().get("state").getAsString().equals("online"), 30_000), "a1 not online: " + rtbox.err);
+    }
+
+    /** The distinct sequence numbers received for {@code run} of a1, sorted. */
+    List<Long> sequences(String run) {
+        return control.all(m -> m.topic().startsWith("rtbox/v1/up/a1/runs/" + run + "/")).stream()
+                .map(m -> m.json().get("sequence").getAsLong()).distinct().sorted().toList();
+    }
 
     @AfterEach
     void tearDown() throws Exception {

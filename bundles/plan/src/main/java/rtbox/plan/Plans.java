@@ -50,6 +50,16 @@ public interface Plans {
 
     /** Hears how a plan run goes. Called on the thread that runs the plan. */
     interface Listener {
+        /**
+         * The plan passed its check and its start is in the journal under {@code runId}
+         * (the id {@link #history()} and {@link PlanRun#id()} give it); no cell has
+         * started yet. Lets a caller name the run before its first cell ends.
+         *
+         * @since 1.2
+         */
+        default void planStarted(String runId, List<String> cellNames) {
+        }
+
         default void cellStarted(int index, int count, String name) {
         }
 

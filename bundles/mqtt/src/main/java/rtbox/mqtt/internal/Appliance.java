@@ -43,6 +43,10 @@ import rtbox.api.RtboxException;
 import rtbox.api.result.RunReport;
 import rtbox.core.RunRequest;
 import rtbox.core.Runner;
+import rtbox.plan.CellResult;
+import rtbox.plan.PlanException;
+import rtbox.plan.PlanRun;
+import rtbox.plan.Plans;
 
 /**
  * The appliance on MQTT: keeps one connection to the site broker (its own reconnect,
@@ -63,6 +67,8 @@ public class Appliance implements MqttCallbackExtended {
 
     @Reference
     Runner runner;
+    @Reference
+    Plans plans;
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     volatile ConfigurationAdmin configAdmin;
 
@@ -92,6 +98,15 @@ public class Appliance implements MqttCallbackExtended {
     /** False in a one-shot command (rtbox run, rtbox ctl ...): only the serving appliance connects. */
     private boolean serving;
 
+    /** Where {@code plan} finds a plan by name. */
+    private Path plansDir;
+
+    /**
+     * Set by a command that must send messages after its reply (a plan's progress, re-published
+     * results): run by the cmd thread once the reply is queued. Only the cmd thread uses it.
+     */
+    private Runnable afterReply;
+
     @Activate
     void activate(BundleContext context, MqttConfig config) throws Exception {
         this.context = context;
@@ -110,6 +125,8 @@ public class Appliance implements MqttCallbackExtended {
             throw new IllegalArgumentException("rtbox.mqtt: brokers is empty: give tcp://HOST:PORT or ssl://HOST:PORT");
         }
         dataDir = dataDir(context, config);
+        plansDir = config.plansDir() != null && !config.plansDir().isBlank() ? Path.of(config.plansDir())
+                : Path.of(System.getProperty("rtbox.home", "."), "plans");
         outbox = new Outbox(dataDir.resolve("outbox"), config.outboxMaxBytes());
         int remembered = Math.max(16, config.rememberedRequests());
         answered = new LinkedHashMap<>(64, 0.75f, false) {
@@ -143,7 +160,11 @@ public class Appliance implements MqttCallbackExtended {
             s = active;
         }
         if (s != null) {
-            runner.stop();
+            if (s.plan()) {
+                plans.stop();
+            } else {
+                runner.stop();
+            }
         }
         runs.shutdown();
         cmd.shutdown();
@@ -365,9 +386,16 @@ public class Appliance implements MqttCallbackExtended {
                 s = active;
             }
             o.addProperty("busy", s != null);
-            if (s != null) {
+            if (s != null && s.id != null) {
                 o.addProperty("run", s.id);
-                o.addProperty("probe", s.probe);
+                if (s.plan()) {
+                    o.addProperty("plan", s.probe);
+                    o.addProperty("cell", s.cell + 1);
+                    o.addProperty("cells", s.cells);
+                    o.addProperty("cell_percent", Math.round(s.fraction * 100));
+                } else {
+                    o.addProperty("probe", s.probe);
+                }
             }
             o.add("probes", Payloads.GSON.toJsonTree(new java.util.TreeSet<>(runner.probes())));
             o.add("workloads", Payloads.GSON.toJsonTree(new java.util.TreeSet<>(runner.workloads())));
@@ -429,6 +457,11 @@ public class Appliance implements MqttCallbackExtended {
             r = Reply.failed(verb + " failed on the appliance: " + e);
         }
         reply(requestId, verb, r);
+        Runnable after = afterReply;
+        afterReply = null;
+        if (after != null) {
+            after.run();
+        }
     }
 
     /** Null when the envelope is sound, else the error reply. */
@@ -459,12 +492,14 @@ public class Appliance implements MqttCallbackExtended {
         return null;
     }
 
-    private static final String VERBS = "run, stop, status, selftest, bundles, install, update, uninstall, get-config,"
-            + " set-config";
+    private static final String VERBS = "run, plan, results, stop, status, selftest, bundles, install, update,"
+            + " uninstall, get-config, set-config";
 
     private Reply execute(String verb, JsonObject c, String requestId) throws RtboxException {
         switch (verb) {
             case "run": return run(c, requestId);
+            case "plan": return plan(c, requestId);
+            case "results": return results(c);
             case "stop": return stop(c);
             case "status": return Reply.ok("online", status("online"));
             case "selftest": return selftest();
@@ -512,7 +547,7 @@ public class Appliance implements MqttCallbackExtended {
             s = active;
         }
         if (s != null) {
-            return Reply.conflict("run " + s.id + " (" + s.probe + ") is under way: one run at a time; stop it first");
+            return Reply.conflict(busy(s));
         }
         if (outbox.full()) {
             return Reply.conflict("the outbox holds " + outbox.bytes() + " bytes of undelivered messages (limit "
@@ -596,7 +631,15 @@ public class Appliance implements MqttCallbackExtended {
         synchronized (this) {
             s = active;
         }
-        if (s != null) {
+        if (s != null && s.plan()) {
+            // A plan's numbered messages are one per cell (PlanMessages); within a cell the
+            // retained status shows how far it is.
+            int step = s.cell * 10 + (int) Math.floor(s.fraction * 10);
+            if (s.id != null && step > s.lastStep) {
+                s.lastStep = step;
+                statusChanged();
+            }
+        } else if (s != null) {
             int step = (int) Math.floor(s.fraction * 10);
             if (step > s.lastStep && step < 10) {
                 sendProgress(s, step);
@@ -627,9 +670,14 @@ public class Appliance implements MqttCallbackExtended {
         if (want != null && !want.equals(s.id)) {
             return Reply.notFound("run " + want + " is not under way: run " + s.id + " is");
         }
-        runner.stop();
         JsonObject body = new JsonObject();
         body.addProperty("run", s.id);
+        if (s.plan()) {
+            plans.stop();
+            return Reply.ok("stopping plan " + s.probe + " (run " + s.id + "): the cell under way ends early and"
+                    + " its result follows, then the plan's result; no further cell starts", body);
+        }
+        runner.stop();
         return Reply.ok("stopping run " + s.id + ": its result follows, marked incomplete", body);
     }
 
@@ -652,10 +700,369 @@ public class Appliance implements MqttCallbackExtended {
             System.err.println(LOG + "outbox: cannot read it back for run " + s.id + ": " + e);
         }
         RunSession r = s.after(last);
+        if (r.plan()) {
+            resumePlan(r);
+            return;
+        }
         System.err.println(LOG + "run " + r.id + " was interrupted by a restart: reporting it as aborted");
         sendRun(r, Topics.result(appliance, r.id), seq -> Payloads.failedResult(appliance, r.id, seq, r.probe,
                 "ABORTED", "the appliance restarted during the run (crash or power loss): no result was measured"));
         r.finished();
+    }
+
+    // ---- plans ----
+
+    private static String busy(RunSession s) {
+        return (s.plan() ? "plan " + s.probe + " (run " + s.id + ")" : "run " + s.id + " (" + s.probe + ")")
+                + " is under way: one run at a time; stop it first";
+    }
+
+    /**
+     * Checks the plan here (400 with the plan's own paths), then runs it on the run
+     * thread and answers with the run id once the plan's start is in the journal. Its
+     * messages (PlanMessages) follow the reply: the run thread waits for it.
+     */
+    private Reply plan(JsonObject c, String requestId) throws RtboxException {
+        RunSession s;
+        synchronized (this) {
+            s = active;
+        }
+        if (s != null) {
+            return Reply.conflict(busy(s));
+        }
+        if (outbox.full()) {
+            return Reply.conflict("the outbox holds " + outbox.bytes() + " bytes of undelivered messages (limit "
+                    + outbox.maxBytes() + "): no new plan until they are delivered");
+        }
+        boolean inline = c.has("plan") && !c.get("plan").isJsonNull();
+        String name = RunJson.string(c, "name", null);
+        if (inline == (name != null)) {
+            return Reply.bad("give the plan either inline (\"plan\": {the plan, as in plans/README.md}) or by name"
+                    + " (\"name\": \"quick\", a file in " + plansDir + "), not " + (inline ? "both" : "neither"));
+        }
+        Path file;
+        String label;
+        if (inline) {
+            if (!c.get("plan").isJsonObject()) {
+                return Reply.bad("plan must be the plan itself, a JSON object (plans/README.md), not "
+                        + shorten(c.get("plan").toString()));
+            }
+            Path dir = dataDir.resolve("plans");
+            file = dir.resolve(requestId + ".json");
+            try {
+                Files.createDirectories(dir);
+                Files.writeString(file, Payloads.GSON.toJson(c.get("plan")), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                return Reply.failed("cannot keep the plan in " + dir + ": " + e.getMessage());
+            }
+            label = "the plan";
+        } else {
+            String n = name.endsWith(".json") ? name.substring(0, name.length() - 5) : name;
+            String bad = Topics.checkId("name", n);
+            if (bad != null) {
+                return Reply.bad(bad + " (the name of a plan file in " + plansDir + ", with or without .json)");
+            }
+            file = plansDir.resolve(n + ".json");
+            if (!Files.isRegularFile(file)) {
+                return Reply.notFound("no plan '" + n + "' in " + plansDir + ": there are " + planNames());
+            }
+            label = "plan '" + n + "'";
+        }
+        String planName;
+        try {
+            plans.check(file);
+            planName = JsonParser.parseString(Files.readString(file, StandardCharsets.UTF_8)).getAsJsonObject()
+                    .get("name").getAsString();
+        } catch (PlanException e) {
+            forget(inline, file);
+            JsonObject body = new JsonObject();
+            body.add("problems", Payloads.GSON.toJsonTree(e.problems()));
+            return new Reply(400, label + " has " + e.problems().size() + (e.problems().size() == 1 ? " problem"
+                    : " problems") + "; nothing was run: " + String.join("; ", e.problems()), body);
+        } catch (IOException | RuntimeException e) {
+            forget(inline, file);
+            return Reply.failed("cannot read " + file + " again: " + e);
+        } catch (RtboxException e) {
+            forget(inline, file);
+            throw e;
+        }
+        java.util.concurrent.CompletableFuture<RunSession> started = new java.util.concurrent.CompletableFuture<>();
+        java.util.concurrent.CountDownLatch replied = new java.util.concurrent.CountDownLatch(1);
+        Plans.Listener listener = new Plans.Listener() {
+            private RunSession session;
+
+            @Override
+            public void planStarted(String runId, java.util.List<String> cellNames) {
+                RunSession n = new RunSession(runId, planName, RunSession.PLAN, dataDir.resolve("run.active"));
+                n.cells = cellNames.size();
+                try {
+                    n.persist();
+                } catch (IOException e) {
+                    System.err.println(LOG + "cannot record plan run " + runId + ": " + e.getMessage()
+                            + "; a restart during it would not report it");
+                }
+                session = n;
+                synchronized (Appliance.this) {
+                    active = n;
+                }
+                started.complete(n);
+                try {
+                    // The reply (with the run id) goes first, so that a reader knows the run when its messages come.
+                    replied.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+
+            @Override
+            public void cellStarted(int index, int count, String cellName) {
+                session.cell = index;
+                session.fraction = 0;
+                sendAt(session, Topics.progress(appliance, session.id), PlanMessages.progressSeq(index),
+                        PlanMessages.progress(appliance, session.id, planName, index, count, cellName));
+                statusChanged();
+            }
+
+            @Override
+            public void progress(int index, int count, double fraction) {
+                session.fraction = fraction;
+            }
+
+            @Override
+            public void cellFinished(CellResult cell, int count) {
+                sendAt(session, Topics.cell(appliance, session.id), PlanMessages.cellSeq(cell.index()),
+                        PlanMessages.cell(appliance, session.id, planName, cell, count));
+            }
+        };
+        synchronized (this) {
+            // Keeps a second run or plan out while this one starts.
+            active = new RunSession(null, planName, RunSession.PLAN, dataDir.resolve("run.active"));
+        }
+        Path planFile = file;
+        runs.execute(() -> runPlan(planFile, inline, planName, listener, started));
+        RunSession session;
+        try {
+            session = started.get(60, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            Throwable t = e.getCause();
+            String msg = t instanceof RtboxException ? t.getMessage() : String.valueOf(t);
+            // The plan service refuses a second plan (one started on the appliance itself) by this message.
+            return msg.contains("already running") ? Reply.conflict(msg)
+                    : t instanceof PlanException ? Reply.bad(msg) : Reply.failed("the plan did not start: " + msg);
+        } catch (java.util.concurrent.TimeoutException e) {
+            replied.countDown();
+            return Reply.failed("the plan did not start within 60 s; see the appliance's log");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            replied.countDown();
+            return Reply.failed("interrupted while the plan started");
+        }
+        afterReply = replied::countDown;
+        JsonObject body = new JsonObject();
+        body.addProperty("run", session.id);
+        body.addProperty("plan", planName);
+        body.addProperty("cells", session.cells);
+        body.addProperty("progress", Topics.progress(appliance, session.id));
+        body.addProperty("cell", Topics.cell(appliance, session.id));
+        body.addProperty("result", Topics.result(appliance, session.id));
+        body.addProperty("result_sequence", PlanMessages.resultSeq(session.cells));
+        return Reply.ok("plan " + planName + " started as run " + session.id + ": " + session.cells
+                + (session.cells == 1 ? " cell" : " cells"), body);
+    }
+
+    /** The run thread: the plan, then its result; the cells' messages go from the listener. */
+    private void runPlan(Path file, boolean inline, String planName, Plans.Listener listener,
+            java.util.concurrent.CompletableFuture<RunSession> started) {
+        PlanRun result = null;
+        String error = null;
+        try {
+            result = plans.run(file, listener);
+        } catch (RtboxException e) {
+            error = e.getMessage();
+            started.completeExceptionally(e);
+        } catch (RuntimeException e) {
+            error = "the plan failed on the appliance: " + e;
+            started.completeExceptionally(e);
+        }
+        RunSession s = started.isCompletedExceptionally() ? null : started.getNow(null);
+        if (s != null) {
+            if (result != null) {
+                sendAt(s, Topics.result(appliance, s.id), PlanMessages.resultSeq(result.cellsPlanned()),
+                        PlanMessages.result(appliance, result));
+            } else {
+                sendAt(s, Topics.result(appliance, s.id), PlanMessages.resultSeq(s.cells),
+                        PlanMessages.failed(appliance, s.id, planName, s.cells, error));
+            }
+            s.finished();
+        }
+        synchronized (this) {
+            active = null;
+        }
+        forget(inline, file);
+        statusChanged();
+    }
+
+    /** An inline plan's file is not needed once checked and run: the journal keeps the plan's text. */
+    private static void forget(boolean inline, Path file) {
+        if (inline) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                System.err.println(LOG + "cannot remove " + file + ": " + e.getMessage());
+            }
+        }
+    }
+
+    private String planNames() {
+        java.util.TreeSet<String> names = new java.util.TreeSet<>();
+        try (java.util.stream.Stream<Path> files = Files.list(plansDir)) {
+            files.map(f -> f.getFileName().toString()).filter(f -> f.endsWith(".json"))
+                    .forEach(f -> names.add(f.substring(0, f.length() - 5)));
+        } catch (IOException e) {
+            return "none (" + plansDir + " cannot be read: " + e.getMessage() + ")";
+        }
+        return names.isEmpty() ? "none" : String.join(", ", names);
+    }
+
+    /** Queues one of a plan's messages under its fixed sequence number, recorded before it can be published. */
+    private void sendAt(RunSession s, String topic, long seq, JsonObject message) {
+        synchronized (s) {
+            try {
+                outbox.add(topic, Payloads.bytes(message), () -> s.queued(seq));
+            } catch (IOException e) {
+                System.err.println(LOG + "outbox: cannot queue message " + seq + " of run " + s.id + ": "
+                        + e.getMessage());
+                return;
+            }
+        }
+        if (!closing) {
+            io.execute(this::drain);
+        }
+    }
+
+    /**
+     * A plan that a crash or power loss cut short: its cells that reached the journal but
+     * not the outbox are queued, then its result (ABORTED, unless the journal shows the
+     * plan ended), all with the numbers they would have had.
+     */
+    private void resumePlan(RunSession r) {
+        long last = r.sequence();
+        PlanRun run = null;
+        try {
+            for (PlanRun p : plans.history().runs()) {
+                if (p.id().equals(r.id)) {
+                    run = p;
+                }
+            }
+        } catch (RtboxException e) {
+            System.err.println(LOG + "cannot read the result journal: " + e.getMessage());
+        }
+        if (run == null) {
+            System.err.println(LOG + "plan run " + r.id + " was interrupted by a restart and is not in the journal:"
+                    + " reporting it as aborted");
+            JsonObject o = Payloads.failedResult(appliance, r.id, last + 1, r.probe, "ABORTED", "the appliance"
+                    + " restarted during the plan (crash or power loss) and its journal has no record of it");
+            o.addProperty("kind", "plan");
+            o.addProperty("plan", r.probe);
+            sendAt(r, Topics.result(appliance, r.id), last + 1, o);
+        } else {
+            System.err.println(LOG + "plan run " + r.id + " (" + run.plan() + ") was interrupted by a restart after "
+                    + run.cells().size() + " of " + run.cellsPlanned() + " cells: delivering what the journal has");
+            for (CellResult c : run.cells()) {
+                if (PlanMessages.cellSeq(c.index()) > last) {
+                    sendAt(r, Topics.cell(appliance, r.id), PlanMessages.cellSeq(c.index()),
+                            PlanMessages.cell(appliance, r.id, run.plan(), c, run.cellsPlanned()));
+                }
+            }
+            if (PlanMessages.resultSeq(run.cellsPlanned()) > last) {
+                sendAt(r, Topics.result(appliance, r.id), PlanMessages.resultSeq(run.cellsPlanned()),
+                        PlanMessages.result(appliance, run));
+            }
+        }
+        r.finished();
+    }
+
+    /**
+     * Without {@code run}: the runs in the journal (the last {@code limit}, 20 by default).
+     * With {@code run} (an id, or {@code last}): its cell results and its result are
+     * published again after the reply, numbered as they were first, so a reader that has
+     * them drops them by (run, sequence).
+     */
+    private Reply results(JsonObject c) throws RtboxException {
+        Plans.History h = plans.history();
+        RunSession s;
+        synchronized (this) {
+            s = active;
+        }
+        String running = s == null ? null : s.id;
+        String want = RunJson.string(c, "run", null);
+        if (want == null) {
+            int limit = 20;
+            if (c.has("limit")) {
+                try {
+                    limit = c.get("limit").getAsInt();
+                } catch (RuntimeException e) {
+                    limit = -1;
+                }
+                if (limit < 1 || limit > 100) {
+                    return Reply.bad("limit " + c.get("limit") + " is not a number from 1 to 100");
+                }
+            }
+            java.util.List<PlanRun> all = h.runs();
+            com.google.gson.JsonArray list = new com.google.gson.JsonArray();
+            for (PlanRun r : all.subList(Math.max(0, all.size() - limit), all.size())) {
+                JsonObject o = PlanMessages.summary(r);
+                if (r.id().equals(running)) {
+                    o.addProperty("state", "running");
+                    o.remove("verdict");
+                }
+                list.add(o);
+            }
+            JsonObject body = new JsonObject();
+            body.add("runs", list);
+            body.addProperty("total", all.size());
+            body.addProperty("journal", h.journal());
+            body.add("damaged", Payloads.GSON.toJsonTree(h.damaged()));
+            return Reply.ok(list.size() + " of " + all.size() + " runs in the journal, oldest first"
+                    + (h.damaged().isEmpty() ? "" : "; " + h.damaged().size() + " damaged records skipped"), body);
+        }
+        PlanRun run = null;
+        for (PlanRun r : h.runs()) {
+            if ("last".equals(want) ? !r.id().equals(running) : r.id().equals(want)) {
+                run = r;
+            }
+        }
+        if (run == null) {
+            String bad = Topics.checkId("run", want);
+            if (bad != null) {
+                return Reply.bad(bad);
+            }
+            return Reply.notFound("no run '" + want + "' in the journal " + h.journal() + " ("
+                    + h.runs().size() + " runs; list them with results and no run)");
+        }
+        if (run.id().equals(running)) {
+            return Reply.conflict("run " + run.id() + " is under way: its results come as its cells end");
+        }
+        java.util.List<String[]> messages = PlanMessages.replay(appliance, run);
+        afterReply = () -> {
+            for (String[] m : messages) {
+                try {
+                    outbox.add(m[0], m[1].getBytes(StandardCharsets.UTF_8));
+                } catch (IOException e) {
+                    System.err.println(LOG + "outbox: cannot queue a message for " + m[0] + ": " + e.getMessage());
+                }
+            }
+            if (!closing) {
+                io.execute(this::drain);
+            }
+        };
+        JsonObject body = PlanMessages.summary(run);
+        body.addProperty("messages", messages.size());
+        body.addProperty("cell", Topics.cell(appliance, run.id()));
+        body.addProperty("result", Topics.result(appliance, run.id()));
+        body.addProperty("result_sequence", PlanMessages.resultSeq(run.cellsPlanned()));
+        return Reply.ok("publishing run " + run.id() + " again: " + run.cells().size() + " cell results and the"
+                + " plan's result, numbered as when first sent (drop repeats by run and sequence)", body);
     }
 
     private Reply selftest() {

@@ -49,6 +49,10 @@ public @interface MqttConfig {
     @AttributeDefinition(required = false, type = AttributeType.PASSWORD, description = "TLS key store password.")
     String tlsKeyStorePassword() default "";
 
+    @AttributeDefinition(required = false, description = "Folder of the plans that the plan command runs by name"
+            + " (NAME.json); default: plans/ in rtbox's home folder.")
+    String plansDir() default "";
+
     @AttributeDefinition(description = "Request ids remembered, so that a repeated command is answered again"
             + " without running twice.")
     int rememberedRequests() default 1000;

@@ -9,30 +9,45 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
 /**
- * A run started over MQTT: its id, and the sequence number of its messages
+ * A run or a plan started over MQTT: its id, and the sequence number of its messages
  * (progress, then the result), numbered from 1 without gaps. The last number queued
  * is kept in a small file while the run is under way; after a crash the appliance
  * reports the run as aborted with the next number after it and after any of the
- * run's messages still in the outbox.
+ * run's messages still in the outbox. A plan's numbers are fixed by its cells
+ * ({@link PlanMessages}); its file says {@code plan} on a fourth line.
  */
 final class RunSession {
+    static final String RUN = "run", PLAN = "plan";
     final String id;
+    /** The probe of a run, the plan's name for a plan. */
     final String probe;
+    final String kind;
     private final Path file;
     private long sequence;
     volatile double fraction;
+    /** A plan's cell under way (0-based) and its number of cells. */
+    volatile int cell, cells;
     int lastStep = -1;
     boolean done;
 
     RunSession(String id, String probe, Path file) {
-        this(id, probe, file, 0);
+        this(id, probe, RUN, file, 0);
     }
 
-    private RunSession(String id, String probe, Path file, long sequence) {
+    RunSession(String id, String probe, String kind, Path file) {
+        this(id, probe, kind, file, 0);
+    }
+
+    private RunSession(String id, String probe, String kind, Path file, long sequence) {
         this.id = id;
         this.probe = probe;
+        this.kind = kind;
         this.file = file;
         this.sequence = sequence;
+    }
+
+    boolean plan() {
+        return PLAN.equals(kind);
     }
 
     /** The last sequence number queued. */
@@ -52,12 +67,12 @@ final class RunSession {
 
     /** The same run, continuing after sequence number {@code n}. */
     RunSession after(long n) {
-        return new RunSession(id, probe, file, n);
+        return new RunSession(id, probe, kind, file, n);
     }
 
     synchronized void persist() throws IOException {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(tmp, id + "\n" + probe + "\n" + sequence + "\n", StandardCharsets.UTF_8);
+        Files.writeString(tmp, id + "\n" + probe + "\n" + sequence + "\n" + kind + "\n", StandardCharsets.UTF_8);
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
             ch.force(true);
         }
@@ -80,7 +95,8 @@ final class RunSession {
                 return null;
             }
             String[] lines = Files.readString(file, StandardCharsets.UTF_8).split("\n");
-            return new RunSession(lines[0], lines[1], file, Long.parseLong(lines[2].trim()));
+            return new RunSession(lines[0], lines[1], lines.length > 3 ? lines[3].trim() : RUN, file,
+                    Long.parseLong(lines[2].trim()));
         } catch (IOException | RuntimeException e) {
             System.err.println(Appliance.LOG + "cannot read " + file + " (an interrupted run): " + e);
             return null;

@@ -41,6 +41,11 @@ final class Topics {
         return up(appliance) + "/runs/" + run + "/result";
     }
 
+    /** One cell's result of a plan run. */
+    static String cell(String appliance, String run) {
+        return up(appliance) + "/runs/" + run + "/cell";
+    }
+
     static String reply(String appliance, String requestId) {
         return up(appliance) + "/reply/" + requestId;
     }

@@ -216,6 +216,7 @@ public class PlanService implements Plans {
             head.addProperty("cellsPlanned", cells.size());
             head.add("cellNames", LINE.toJsonTree(names));
             append(head);
+            l.planStarted(id, List.copyOf(names));
             List<CellResult> results = new ArrayList<>();
             for (Cell c : cells) {
                 if (stopRequested) {

@@ -70,6 +70,17 @@ class PlanServiceTest {
         List<String> events = new ArrayList<>();
         PlanRun run = service.run(f, new Plans.Listener() {
             @Override
+            public void planStarted(String runId, List<String> cellNames) {
+                try {
+                    // The id is the journal's, and the plan's start is already in it.
+                    events.add("plan " + cellNames + " journal " + service.history().runs().get(0).id()
+                            .equals(runId));
+                } catch (RtboxException e) {
+                    throw new AssertionError(e);
+                }
+            }
+
+            @Override
             public void cellStarted(int index, int count, String name) {
                 events.add("start " + index + "/" + count + " " + name);
             }
@@ -84,7 +95,7 @@ class PlanServiceTest {
                 }
             }
         });
-        assertEquals(List.of("start 0/3 timer", "done 0 PASS journal 1", "start 1/3 boom", "done 1 ERROR journal 2",
+        assertEquals(List.of("plan [timer, boom, timer] journal true", "start 0/3 timer", "done 0 PASS journal 1", "start 1/3 boom", "done 1 ERROR journal 2",
                 "start 2/3 timer", "done 2 PASS journal 3"), events);
         assertEquals(Outcome.ERROR, run.verdict().outcome());
         assertEquals("1 of 3 cells could not run: boom", run.verdict().reason());
