@@ -3,9 +3,15 @@
 #
 #   image/boot-test.sh [IMAGE]        (default: image/out/rtbox.img, built by image/build.sh)
 #
-# The image is copied, its SYSLINUX entry switched from rtbox.mode=appliance to rtbox.selftest=1
-# (the only change), and booted with the serial console logged. The guest runs
-# /opt/rtbox/bin/rtbox-selftest, prints each command's output between markers and powers off.
+# The image is copied, its SYSLINUX entry switched from rtbox.mode=appliance to the self test and
+# pointed at the test's own MQTT broker (kernel parameters rtbox.selftest=1 rtbox.selftest.mqtt=SECONDS
+# rtbox.id=ID rtbox.broker=10.0.2.2:PORT, the way a factory provisions a card; the only change), and
+# booted with the serial console logged. A mosquitto of the test's own listens on a free port of the
+# host's loopback, which qemu's user networking offers the guest as 10.0.2.2. The guest runs
+# /opt/rtbox/bin/rtbox-selftest, prints each command's output between markers; while its appliance
+# serves, image/boot-control.sh (the control room) runs the timer, rtc (1024 Hz) and tsc probes over
+# MQTT, checks the results that arrive at the host's broker and swaps a workload bundle; then the guest
+# kills the appliance, sees init restart it, and powers off.
 # The same boot runs with the p3scan TCG plugin, which must find no instruction a Pentium III lacks.
 #
 # Environment:
@@ -15,6 +21,7 @@
 #   RTBOX_TEST_DIR       where logs go (default: image/build/boot-test)
 #   RTBOX_QEMU_CPU       qemu CPU model (default pentium3; "qemu32" has SSE2: a control run in
 #                        which p3scan must report findings and the test must fail)
+#   RTBOX_MQTT_WAIT      seconds the guest waits for the host's MQTT phase once it serves (default 600)
 # Exit status: 0 all checks passed, 1 a check failed, 2 the test could not run.
 set -euo pipefail
 trap 'rc=$?; echo "[boot-test] ERROR: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
@@ -38,6 +45,12 @@ command -v qemu-system-i386 >/dev/null || need+=(qemu-system-x86)
 command -v mcopy >/dev/null || need+=(mtools)
 command -v sfdisk >/dev/null || need+=(fdisk)
 [ "$P3SCAN" = 1 ] && ! command -v gcc >/dev/null && need+=(gcc)
+command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] || need+=(mosquitto)
+command -v mosquitto_pub >/dev/null || need+=(mosquitto-clients)
+command -v jq >/dev/null || need+=(jq)
+command -v debugfs >/dev/null || need+=(e2fsprogs)
+command -v unzip >/dev/null || need+=(unzip)
+command -v jar >/dev/null || need+=(openjdk-17-jdk-headless)
 if [ "${#need[@]}" -gt 0 ]; then
   [ "$(id -u)" = 0 ] || die "missing host packages: ${need[*]}"
   log "installing host packages: ${need[*]}"
@@ -46,7 +59,17 @@ if [ "${#need[@]}" -gt 0 ]; then
 fi
 
 rm -rf "$TD"
-mkdir -p "$TD"
+mkdir -p "$TD" "$TD/tftp"
+MOSQUITTO="$(command -v mosquitto || echo /usr/sbin/mosquitto)"
+MQTT_WAIT="${RTBOX_MQTT_WAIT:-600}"
+# Processes this test starts (broker, subscriber, control room); stopped by their pid on every exit.
+PIDS=()
+cleanup() {
+  local p
+  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
+}
+trap cleanup EXIT
 PLUGIN=()
 if [ "$P3SCAN" = 1 ]; then
   [ -f "$P3SRC" ] || die "p3scan source $P3SRC not found (set RTBOX_P3SCAN_SRC, or RTBOX_P3SCAN=0 to skip)"
@@ -54,17 +77,81 @@ if [ "$P3SCAN" = 1 ]; then
   PLUGIN=(-plugin "$TD/p3scan.so,out=$TD/p3scan.txt")
 fi
 
+# the test's broker: its own config, a free port on the loopback (tried until one binds), anonymous
+# (the appliance connects with the settings rcS derives from the kernel command line)
+mkdir -p "$TD/broker"
+PORT=""
+for try in 1 2 3 4 5 6 7 8 9 10; do
+  p=$(( 20000 + (RANDOM * 32768 + RANDOM) % 40000 ))
+  (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && continue   # taken
+  cat > "$TD/broker/mosquitto.conf" <<EOF
+listener $p 127.0.0.1
+user $(id -un)
+allow_anonymous true
+persistence false
+log_dest file $TD/broker/mosquitto.log
+log_type error
+log_type warning
+log_type notice
+log_type information
+EOF
+  "$MOSQUITTO" -c "$TD/broker/mosquitto.conf" > "$TD/broker/stdout" 2>&1 &
+  bpid=$!
+  for i in $(seq 50); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && { PORT=$p; break; }
+    kill -0 "$bpid" 2>/dev/null || break
+    sleep 0.1
+  done
+  if [ -n "$PORT" ]; then PIDS+=("$bpid"); break; fi
+  kill "$bpid" 2>/dev/null || true; wait "$bpid" 2>/dev/null || true
+done
+[ -n "$PORT" ] || die "mosquitto did not start on a free loopback port: $(tail -n3 "$TD/broker/stdout" "$TD/broker/mosquitto.log" 2>/dev/null)"
+ID="boottest-$$"
+mosquitto_sub -h 127.0.0.1 -p "$PORT" -q 1 -i "boottest-sub-$$" -t "rtbox/v1/up/$ID/#" -F '%U %t %p' \
+  > "$TD/mqtt.log" 2> "$TD/mqtt-sub.stderr" &
+PIDS+=("$!")
+log "broker mosquitto on 127.0.0.1:$PORT (guest: 10.0.2.2:$PORT), appliance id $ID"
+
 # test copy of the image with the self-test boot entry
 TIMG="$TD/test.img"
 cp --sparse=always "$IMG" "$TIMG"
-start="$(sfdisk -d "$TIMG" | awk -F'[=,]' '/^[^ ]+1 :/{gsub(/ /,"",$2); print $2}')"
+parts="$(sfdisk -d "$TIMG")"
+start="$(awk -F'[=,]' '/^[^ ]+1 :/{gsub(/ /,"",$2); print $2}' <<<"$parts")"
 [ -n "$start" ] || die "cannot find the boot partition in $IMG"
 export MTOOLS_SKIP_CHECK=1
 FAT="$TIMG@@$((start * 512))"
 mtype -i "$FAT" ::/syslinux.cfg > "$TD/syslinux.cfg.orig" || die "cannot read syslinux.cfg from the boot partition"
 grep -q 'rtbox.mode=appliance' "$TD/syslinux.cfg.orig" || die "syslinux.cfg has no rtbox.mode=appliance entry"
-sed 's/rtbox\.mode=appliance/rtbox.selftest=1/' "$TD/syslinux.cfg.orig" > "$TD/syslinux.cfg"
+sed "s/rtbox\.mode=appliance/rtbox.selftest=1 rtbox.selftest.mqtt=$MQTT_WAIT rtbox.id=$ID rtbox.broker=10.0.2.2:$PORT/" \
+  "$TD/syslinux.cfg.orig" > "$TD/syslinux.cfg"
 mcopy -o -i "$FAT" "$TD/syslinux.cfg" ::/syslinux.cfg || die "cannot write syslinux.cfg"
+
+# the bundle for the remote swap: the image's own rtbox.workload.pipe with another Bundle-Version,
+# taken from the root partition (read with debugfs: no mount)
+read -r rstart rsize < <(awk -F'[=,]' '/^[^ ]+2 :/{gsub(/ /,"",$2); gsub(/ /,"",$4); print $2, $4}' <<<"$parts")
+[ -n "$rstart" ] || die "cannot find the root partition in $IMG"
+dd if="$TIMG" of="$TD/root.ext4" bs=512 skip="$rstart" count="$rsize" conv=sparse status=none
+debugfs -R "dump /opt/rtbox/lib/rtbox.jar $TD/rtbox.jar" "$TD/root.ext4" 2>/dev/null
+rm -f "$TD/root.ext4"
+SWAP_JAR="$TD/swap/rtbox.workload.pipe-swap.jar"
+if [ -s "$TD/rtbox.jar" ]; then
+  mkdir -p "$TD/swap/x"
+  pj="$(unzip -Z1 "$TD/rtbox.jar" 'jar/rtbox.workload.pipe-*.jar' 2>/dev/null | head -n1)"
+  [ -n "$pj" ] || die "the image's rtbox.jar has no jar/rtbox.workload.pipe-*.jar for the swap test"
+  unzip -p "$TD/rtbox.jar" "$pj" > "$TD/swap/orig.jar"
+  (cd "$TD/swap/x" && unzip -q ../orig.jar) || die "cannot unpack $pj"
+  sed -i 's/^Bundle-Version: .*/Bundle-Version: 0.2.0.boottest\r/' "$TD/swap/x/META-INF/MANIFEST.MF"
+  jar --create --file "$SWAP_JAR" --manifest "$TD/swap/x/META-INF/MANIFEST.MF" -C "$TD/swap/x" . \
+    || die "cannot pack the swap bundle"
+  rm -rf "$TD/swap/x"
+  # the control room: waits for the appliance on the broker, then runs its MQTT phase
+  "$HERE/boot-control.sh" "$PORT" "$ID" "$TD" "$SWAP_JAR" > "$TD/control.log" 2>&1 &
+  CONTROL_PID=$!
+  PIDS+=("$CONTROL_PID")
+else
+  CONTROL_PID=""
+  echo "image has no appliance: no MQTT phase" > "$TD/tftp/mqtt-done"
+fi
 
 # boot; serial console on stdout, each line stamped with seconds since qemu start
 log "booting $(basename "$IMG") (qemu -cpu $CPU -m 192, TCG${PLUGIN:+, p3scan}), timeout ${TIMEOUT}s"
@@ -74,7 +161,7 @@ set +e; trap - ERR
 timeout --kill-after=10 "$TIMEOUT" \
   qemu-system-i386 -cpu "$CPU" -m 192 -nographic -no-reboot \
     -drive file="$TIMG",format=raw,if=ide,index=0,media=disk \
-    -nic user,model=e1000 \
+    -nic "user,model=e1000,tftp=$TD/tftp" \
     "${PLUGIN[@]}" < /dev/null 2> "$TD/qemu.stderr" \
   | while IFS= read -r line || [ -n "$line" ]; do
       d=$(( ${EPOCHREALTIME/./} - T0 ))
@@ -84,6 +171,13 @@ QRC="${PIPESTATUS[0]}"
 set -e; trap 'rc=$?; echo "[boot-test] ERROR: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
 d=$(( ${EPOCHREALTIME/./} - T0 )); WALL="$((d / 1000000)).$(( (d / 100000) % 10 ))"
 log "qemu exited rc=$QRC after ${WALL}s; serial log: $LOG"
+# the control room is done by now unless the guest never came online: then it is stopped
+if [ -n "$CONTROL_PID" ]; then
+  for i in $(seq 20); do kill -0 "$CONTROL_PID" 2>/dev/null || break; sleep 0.5; done
+  kill "$CONTROL_PID" 2>/dev/null || true
+fi
+sleep 1   # the broker's last messages (the final offline status) reach the subscriber
+cleanup; PIDS=()
 
 # ------------------------------------------------------------------ checks
 PASS=0; FAILN=0
@@ -118,19 +212,24 @@ else
   echo "  note no JNA in the image: JNA check skipped"
 fi
 if [ "$(metric appliance)" = present ]; then
-  rc="$(steprc rtbox-timer)"
-  case "$rc" in
-    0) ok "appliance 'run timer -i 1000 -D 5s -p 80' passed (rc=0)" ;;
-    1) ok "appliance 'run timer -i 1000 -D 5s -p 80' completed; verdict FAIL, expected under emulation (rc=1)" ;;
-    3) ok "appliance 'run timer -i 1000 -D 5s -p 80' completed; verdict INCONCLUSIVE (rc=3)" ;;
-    *) bad "appliance 'run timer' did not complete (rc=${rc:-missing})" ;;
-  esac
-  if [ "$(metric rtc_probe)" = present ]; then
-    rc="$(steprc rtbox-rtc)"
-    case "$rc" in
-      0|1|3) ok "appliance 'run rtc --policy fifo -p 99 -m -o rate=8192 -D 5s' completed (rc=$rc)" ;;
-      *) bad "appliance 'run rtc' did not complete (rc=${rc:-missing})" ;;
-    esac
+  check "appliance configured for the test's broker from the kernel command line" \
+    has "rcS: MQTT: appliance $ID \\(kernel command line\\), broker tcp://10\\.0\\.2\\.2:$PORT \\(kernel command line\\)"
+  # the control room's checks: online, runs with their results on the host broker, bundle swap
+  if [ -s "$TD/mqtt-checks.txt" ]; then
+    while IFS= read -r line; do
+      case "$line" in ok*) ok "mqtt: ${line#ok   }" ;; *) bad "mqtt: ${line#FAIL }" ;; esac
+    done < "$TD/mqtt-checks.txt"
+  else
+    bad "mqtt: the control room recorded no check (see $TD/control.log)"
+  fi
+  # every status the host's broker passed on, in order: online (busy or not), then the last will
+  # (offline) when the appliance was killed, online again after init restarted it, offline at shutdown
+  states="$(awk '$2 ~ /\/status$/ {sub(/^[^ ]* [^ ]* /, ""); print}' "$TD/mqtt.log" | jq -r .state 2>/dev/null \
+            | uniq | paste -sd' ')"
+  if [[ " $states " == *" online offline online "* ]] && [[ "$states" == *offline ]]; then
+    ok "mqtt: status online, offline after SIGKILL (last will), online after the restart, offline at power-off"
+  else
+    bad "mqtt: status sequence '$states', expected online, offline (SIGKILL), online (restart), offline"
   fi
   rc="$(steprc rtbox-service)"
   if [ "$rc" = 0 ]; then ok "appliance service started by init, serving, restarted by init after SIGKILL"
@@ -170,15 +269,14 @@ ready_host="$(awk '/RTBOX-READY/{print $1; exit}' "$LOG")"
   echo "boot_to_ready_host_s=${ready_host:-?}"
   echo "boot_to_ready_guest_uptime_s=$(metric boot_uptime_s)"
   for k in mem_total_kb mem_available_idle_kb hello_wall_s hello_idle_peak_rss_kb jna appliance \
-           timer_rc timer_wall_s timer_peak_rss_kb timer_mem_available_min_kb rtc_probe rtc_rc rtc_wall_s appliance_ready_uptime_s appliance_start_to_ready_s serve_rss_kb serve_hwm_kb \
-           serve_threads mem_available_serving_kb mem_free_serving_kb service_restart_s appliance_restart_start_to_ready_s mem_available_end_kb; do
+           appliance_ready_uptime_s appliance_start_to_ready_s serve_rss_kb serve_hwm_kb \
+           serve_threads mem_available_serving_kb mem_free_serving_kb mqtt_phase_s mqtt_peak_rss_kb mqtt_peak_threads \
+           mqtt_mem_available_min_kb mqtt_mem_free_min_kb after_mqtt_rss_kb after_mqtt_mem_available_kb \
+           service_restart_s appliance_restart_start_to_ready_s mem_available_end_kb; do
     v="$(metric "$k")"; [ -n "$v" ] && echo "$k=$v"
   done
   echo "p3scan=${P3SCAN}"
-  t="$(grep -m1 -E '^ *[0-9.]+ T: *0 ' "$LOG" | cut -c10- || true)"
-  [ -n "$t" ] && echo "timer_summary=$t"
-  t="$(sed -n '/RTBOX-CMD-BEGIN rtbox-rtc/,/RTBOX-CMD-END rtbox-rtc/p' "$LOG" | grep -m1 -E '^ *[0-9.]+ T: *0 ' | cut -c10- || true)"
-  [ -n "$t" ] && echo "rtc_summary=$t"
+  [ -f "$TD/mqtt-figures.txt" ] && cat "$TD/mqtt-figures.txt"
 } > "$TD/figures.txt"
 echo "figures (TCG emulation, not board timings):"
 sed 's/^/  /' "$TD/figures.txt"
