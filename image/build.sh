@@ -21,7 +21,8 @@
 #   RTBOX_DEBIAN_MIRROR  Debian mirror URL (default: taken from the host's apt sources)
 #   RTBOX_SECURITY_MIRROR  Debian security mirror URL (default: from the host's apt sources)
 #   RTBOX_EXTRA_MODULES  extra JDK modules for jlink, comma separated
-#   RTBOX_EXCLUDE_MODULES  JDK modules never linked although jdeps names them (comma separated)
+#   RTBOX_EXCLUDE_MODULES  JDK modules never linked although jdeps names them (comma separated;
+#                        default java.desktop; set it empty to link java.desktop again)
 #   RTBOX_JNA_JAR        a JNA jar to put in the image for the self test's JNA check, when the
 #                        appliance jar does not carry JNA itself (optional)
 #   RTBOX_SKIP_HOST_DEPS=1  do not apt-get install host tools
@@ -257,11 +258,13 @@ else
   JAR=""
 fi
 [ -n "${RTBOX_EXTRA_MODULES:-}" ] && MODULES="$MODULES,$RTBOX_EXTRA_MODULES"
-# Modules jdeps names but the image must not have can be listed in RTBOX_EXCLUDE_MODULES; the boot
-# test shows whether the appliance still runs without them. (java.desktop: JNA's Native names AWT
-# types in method signatures, so reflection over Native's methods, as rtbox.os.Tsc does, needs the
-# module's classes; its native libraries are removed below.)
-EXCLUDE=",${RTBOX_EXCLUDE_MODULES:-},"
+# Modules jdeps names but the image leaves out (RTBOX_EXCLUDE_MODULES); the boot test shows that the
+# appliance still runs without them. java.desktop (9 MB) is named only because JNA's Native has AWT
+# types in method signatures; nothing resolves them since rtbox.os.Tsc looks JNA's dispatcher up with
+# MethodHandles.findStatic instead of reflecting over Native's methods (which resolved java.awt.Window
+# and failed without the module). RTBOX_EXCLUDE_MODULES= (empty) links it again; then its native
+# libraries are removed below.
+EXCLUDE=",${RTBOX_EXCLUDE_MODULES-java.desktop},"
 MODULES="$(tr ',' '\n' <<<"$MODULES" | grep -v '^$' | sort -u | while read -r m; do
              case "$EXCLUDE" in *",$m,"*) ;; *) echo "$m" ;; esac; done | paste -sd, -)"
 log "jlink modules: $MODULES"
