@@ -9,17 +9,19 @@
 # TEST_DIR/mqtt.log is the subscriber's log ("<unix time> <topic> <payload>" per message, every
 # message under rtbox/v1/up/ID/). This script waits for the appliance's retained "online" status,
 # then:
-#   1. runs the timer, rtc (1024 Hz) and tsc probes with the `run` verb, one after the other, and
+#   1. runs the timer, rtc (1024 Hz) and tsc probes (single runs, or one plan: RTBOX_MQTT_VERB) and
 #      checks each reply (200) and result (verdict, probe, samples; the rtc result's rate_hz 1024);
 #   2. swaps a workload bundle: `update` of rtbox.workload.pipe with SWAP_JAR (another Bundle-Version)
-#      and its SHA-256, then `bundles` must list that version ACTIVE;
+#      and its SHA-256, then `bundles` must list that version ACTIVE, and a short timer run under the
+#      swapped pipe workload must report its figures;
 #   3. writes TEST_DIR/tftp/mqtt-done, which the guest's self test polls over qemu's TFTP server
 #      (the signal that the MQTT phase is over and it may go on with the SIGKILL test).
 # Each check is one line in TEST_DIR/mqtt-checks.txt: "ok <what>" or "FAIL <what>"; figures go to
 # TEST_DIR/mqtt-figures.txt, payloads to TEST_DIR/mqtt/.
 #
 # Environment: RTBOX_MQTT_ONLINE_TIMEOUT (s, default 480) for the appliance to come online,
-# RTBOX_MQTT_STEP_TIMEOUT (s, default 240) for each reply and result.
+# RTBOX_MQTT_STEP_TIMEOUT (s, default 240) for each reply and result, RTBOX_MQTT_VERB (run: the three
+# probes as single runs; plan: as one plan of three cells with the plan verb).
 set -uo pipefail
 export LC_ALL=C
 PORT="$1" ID="$2" TD="$3" SWAP_JAR="$4"
@@ -83,11 +85,14 @@ ok "appliance $ID online on the host's broker (status: $(jq -c '{state, probes}'
 figure mqtt_online_wait_s "$(awk -v a="$t0" -v b="$(now)" 'BEGIN{printf "%.1f", b-a}')"
 
 # ------------------------------------------------------------------ runs
-# run_probe NAME PARAMETERS_JSON: one remote run; checks reply and result; the result is in $OUTD/result-NAME.json
+# run_probe LABEL PROBE PARAMETERS_JSON [MORE_FIELDS_JSON]: one remote run; checks reply and result; the
+# result is in $OUTD/result-LABEL.json
 run_probe() {
-  local name="$1" params="$2" req="run-$1-$$" r code run res verdict t1
+  local name="$1" probe="$2" params="$3" more="${4:-}" req="run-$1-$$" r code run res verdict t1
+  [ -n "$more" ] || more='{}'
   t1="$(now)"
-  command run "$req" "{\"probe\":\"$name\",\"parameters\":$params}" || { bad "publish run $name"; return 1; }
+  command run "$req" "$(jq -c -n --arg p "$probe" --argjson pa "$params" --argjson m "$more" '{probe: $p, parameters: $pa} + $m')" \
+    || { bad "publish run $name"; return 1; }
   if ! r="$(reply "$req")"; then bad "reply to run $name within ${STEP_TIMEOUT}s"; return 1; fi
   code="$(jq -r .code <<<"$r")"
   if [ "$code" != 200 ]; then bad "run $name accepted (reply code $code: $(jq -r .message <<<"$r"))"; return 1; fi
@@ -106,7 +111,7 @@ run_probe() {
     PASS|FAIL|INCONCLUSIVE) ;;
     *) bad "run $name measured (verdict $verdict: $(jq -r .reason <<<"$res"))"; return 1 ;;
   esac
-  if jq -e --arg p "$name" '.probe == $p and .complete == true and .samples > 0 and .appliance != null' <<<"$res" >/dev/null; then
+  if jq -e --arg p "$probe" '.probe == $p and .complete == true and .samples > 0 and .appliance != null' <<<"$res" >/dev/null; then
     ok "remote run $name: result on the host broker, verdict $verdict, $(jq -r .samples <<<"$res") samples, max $(jq -r .max_us <<<"$res") us"
   else
     bad "run $name result: probe $name, complete, samples > 0 ($(jq -c '{probe, complete, samples}' <<<"$res"))"
@@ -114,21 +119,84 @@ run_probe() {
   fi
 }
 
-run_probe timer '{"duration":"5s","warmup":"1s","interval_us":1000,"policy":"fifo","priority":80,"mlock":true}'
-if run_probe rtc '{"duration":"5s","warmup":"1s","policy":"fifo","priority":99,"mlock":true,"options":{"rate":1024}}'; then
-  # the rate the probe set on /dev/rtc, from the full report's figures; and the samples it took
-  rate="$(jq -r '[.. | objects | .rate_hz? // empty] | first // "missing"' "$OUTD/result-rtc.json")"
-  samples="$(jq -r .samples "$OUTD/result-rtc.json")"
+# rtc_at_1024 FILE: the rtc result or cell in FILE ran at 1024 Hz (rate_hz in the report's figures) and
+# read at least half of the 5,120 interrupts of 5 s (under TCG some are missed; they are counted apart)
+rtc_at_1024() {
+  local rate samples
+  rate="$(jq -r '[.. | objects | .rate_hz? // empty] | first // "missing"' "$1")"
+  samples="$(jq -r '.samples // 0' "$1")"
   figure mqtt_rtc_rate_hz "$rate"
   if [ "$rate" = 1024 ] || [ "$rate" = 1024.0 ]; then
-    # 5 s at 1024 Hz are 5120 interrupts; under TCG some are missed (counted apart), so ask for half
     if [ "$samples" -ge 2560 ]; then ok "rtc probe ran at 1024 Hz ($samples reads in 5 s)"
     else bad "rtc probe at 1024 Hz read only $samples times in 5 s (expected about 5120)"; fi
   else
     bad "rtc probe rate: rate_hz=$rate in the result, expected 1024"
   fi
+}
+
+# The acceptance test plan the board's factory test would send: timer (FIFO 80), RTC at 1024 Hz
+# (FIFO 99) and the TSC sweep, one cell each, no thresholds (latency under TCG means nothing).
+PLAN='{"rtbox_plan":1,"name":"boottest","description":"image boot test: timer, RTC at 1024 Hz, TSC",
+  "probe":"timer","policy":"fifo:80","warmup":"1s","duration":"5s",
+  "parameters":{"interval_us":1000,"mlock":true},
+  "cells":[{"name":"timer"},
+           {"name":"rtc","probe":"rtc","policy":"fifo:99","parameters":{"options":{"rate":"1024"}}},
+           {"name":"tsc","probe":"tsc","warmup":"0s","duration":"2s",
+            "parameters":{"options":{"from":"10","to":"1000","step":"100"}}}]}'
+run_plan() {
+  local req="plan-$$" r code run res t1 n c v
+  t1="$(now)"
+  command plan "$req" "$(jq -c -n --argjson p "$PLAN" '{plan: $p}')" || { bad "publish plan"; return 1; }
+  if ! r="$(reply "$req")"; then bad "reply to plan within ${STEP_TIMEOUT}s"; return 1; fi
+  code="$(jq -r .code <<<"$r")"
+  if [ "$code" != 200 ] || [ "$(jq -r .body.cells <<<"$r")" != 3 ]; then
+    bad "plan accepted with 3 cells (reply $(jq -c '{code, message, body}' <<<"$r" | head -c 600))"; return 1
+  fi
+  run="$(jq -r .body.run <<<"$r")"
+  if ! res="$(await "^rtbox/v1/up/$ID/runs/$run/result\$" $((STEP_TIMEOUT * 2)))"; then
+    bad "result of plan $run within $((STEP_TIMEOUT * 2))s"; return 1
+  fi
+  printf '%s\n' "$res" > "$OUTD/result-plan.json"
+  figure mqtt_plan_request_to_result_s "$(awk -v a="$t1" -v b="$(now)" 'BEGIN{printf "%.1f", b-a}')"
+  figure mqtt_plan_verdict "$(jq -r .verdict <<<"$res")"
+  figure mqtt_plan_cells "$(jq -c '[.cells[]? | {name, verdict, max_us}]' <<<"$res")"
+  # the plan's result: measured (only ERROR, could not run, and ABORTED fail), complete, all three cells
+  if jq -e '(.verdict | IN("PASS","FAIL","INCONCLUSIVE")) and .state == "complete" and .cells_run == 3
+            and ([.cells[].name] == ["timer","rtc","tsc"]) and all(.cells[]; .verdict != "ERROR")' <<<"$res" >/dev/null; then
+    ok "remote plan: result on the host broker, verdict $(jq -r .verdict <<<"$res"), cells $(jq -r '[.cells[] | "\(.name) \(.verdict) max \(.max_us) us"] | join(", ")' <<<"$res")"
+  else
+    bad "plan result: verdict measured, complete, cells timer, rtc, tsc without ERROR: $(jq -c '{verdict, reason, state, cells_run, cells}' <<<"$res" | head -c 800)"
+  fi
+  # each cell's own message, with its figures; the sequence numbers 1..7 without a gap
+  for c in timer rtc tsc; do
+    if v="$(await "^rtbox/v1/up/$ID/runs/$run/cell\$" 5 ".cell_name == \"$c\"")"; then
+      printf '%s\n' "$v" > "$OUTD/cell-$c.json"
+      figure "mqtt_${c}_verdict" "$(jq -r .verdict <<<"$v")"
+      figure "mqtt_${c}_summary" "$(jq -r '"samples=\(.samples) min_us=\(.min_us) p50_us=\(.p50_us) p99_us=\(.p99_us) max_us=\(.max_us)"' <<<"$v")"
+      if ! jq -e --arg p "$c" '.probe == $p and .samples > 0' <<<"$v" >/dev/null; then
+        bad "plan cell $c: probe $c with samples ($(jq -c '{probe, samples, verdict, reason}' <<<"$v"))"
+      fi
+    else
+      bad "plan cell $c: no cell message on the host broker"
+    fi
+  done
+  [ -f "$OUTD/cell-rtc.json" ] && rtc_at_1024 "$OUTD/cell-rtc.json"
+  n="$(awk -v re="^rtbox/v1/up/$ID/runs/$run/" '$2 ~ re {sub(/^[^ ]* [^ ]* /, ""); print}' "$SUBLOG" \
+       | jq -r .sequence | sort -n | uniq | paste -sd,)"
+  if [ "$n" = "1,2,3,4,5,6,7" ]; then ok "plan messages numbered 1..7 without a gap (3 progress, 3 cells, result)"
+  else bad "plan sequence numbers $n, expected 1,2,3,4,5,6,7"; fi
+}
+
+# RTBOX_MQTT_VERB=plan: the probes as one plan of three cells (the plan verb); run (default until the
+# plan verb is on main): three single runs
+if [ "${RTBOX_MQTT_VERB:-run}" = plan ]; then
+  run_plan
+else
+  run_probe timer timer '{"duration":"5s","warmup":"1s","interval_us":1000,"policy":"fifo","priority":80,"mlock":true}'
+  run_probe rtc rtc '{"duration":"5s","warmup":"1s","policy":"fifo","priority":99,"mlock":true,"options":{"rate":1024}}' \
+    && rtc_at_1024 "$OUTD/result-rtc.json"
+  run_probe tsc tsc '{"duration":"2s","warmup":"0s","options":{"from":10,"to":1000,"step":100}}'
 fi
-run_probe tsc '{"duration":"2s","warmup":"0s","options":{"from":10,"to":1000,"step":100}}'
 
 # ------------------------------------------------------------------ bundle swap
 bundle_state() { # prints "version state" of a symbolic name from a bundles reply
@@ -165,6 +233,18 @@ if r="$(reply "$req")" && [ "$(jq -r .code <<<"$r")" = 200 ]; then
     else bad "bundles after the swap: rtbox.workload.pipe is '${after:-missing}', expected '$newver ACTIVE'"; fi
   else
     bad "reply to bundles after the swap"
+  fi
+  # the new version works: a short timer run under its pipe ping-pong (on i386 the round trip is
+  # rtbox.os.PipeLoop's machine-code loop, which p3scan then sees executed on the Pentium III)
+  if run_probe timer-pipe timer '{"duration":"3s","warmup":"0s","interval_us":1000,"policy":"fifo","priority":80}' \
+       '{"loads":["pipe:mode=rtt"]}'; then
+    w="$(jq -c '.report.workloads // {}' "$OUTD/result-timer-pipe.json")"
+    figure mqtt_pipe_load "$w"
+    if jq -e 'length > 0 and ([.. | numbers] | any(. > 0))' <<<"$w" >/dev/null; then
+      ok "the swapped rtbox.workload.pipe ran as the load of a remote run: $(jq -r '.pipe // {} | "\(.round_trips) round trips, machine_code_loop=\(.machine_code_loop), errors=\(.errors)"' <<<"$w")"
+    else
+      bad "the swapped pipe workload reported no figures in the run's report (workloads: $w)"
+    fi
   fi
 else
   bad "reply to bundles (before the swap): ${r:-none}"

@@ -144,8 +144,10 @@ if [ -s "$TD/rtbox.jar" ]; then
   jar --create --file "$SWAP_JAR" --manifest "$TD/swap/x/META-INF/MANIFEST.MF" -C "$TD/swap/x" . \
     || die "cannot pack the swap bundle"
   rm -rf "$TD/swap/x"
-  # the control room: waits for the appliance on the broker, then runs its MQTT phase
-  "$HERE/boot-control.sh" "$PORT" "$ID" "$TD" "$SWAP_JAR" > "$TD/control.log" 2>&1 &
+  # the control room: waits for the appliance on the broker, then runs its MQTT phase. It runs from a
+  # copy: bash reads a script as it goes, so an edit of the checkout during the run would derail it.
+  cp "$HERE/boot-control.sh" "$TD/boot-control.sh"
+  bash "$TD/boot-control.sh" "$PORT" "$ID" "$TD" "$SWAP_JAR" > "$TD/control.log" 2>&1 &
   CONTROL_PID=$!
   PIDS+=("$CONTROL_PID")
 else
