@@ -9,8 +9,10 @@
 # TEST_DIR/mqtt.log is the subscriber's log ("<unix time> <topic> <payload>" per message, every
 # message under rtbox/v1/up/ID/). This script waits for the appliance's retained "online" status,
 # then:
-#   1. runs the timer, rtc (1024 Hz) and tsc probes (single runs, or one plan: RTBOX_MQTT_VERB) and
-#      checks each reply (200) and result (verdict, probe, samples; the rtc result's rate_hz 1024);
+#   1. sends a plan with three cells, timer, rtc (1024 Hz) and tsc, and checks the reply (200, 3 cells),
+#      the plan's result (verdict measured, complete, the three cells without ERROR), each cell's
+#      message (probe, samples; the rtc cell's rate_hz 1024) and the sequence numbers 1..7
+#      (RTBOX_MQTT_VERB=run: three single runs instead);
 #   2. swaps a workload bundle: `update` of rtbox.workload.pipe with SWAP_JAR (another Bundle-Version)
 #      and its SHA-256, then `bundles` must list that version ACTIVE, and a short timer run under the
 #      swapped pipe workload must report its figures;
@@ -20,8 +22,8 @@
 # TEST_DIR/mqtt-figures.txt, payloads to TEST_DIR/mqtt/.
 #
 # Environment: RTBOX_MQTT_ONLINE_TIMEOUT (s, default 480) for the appliance to come online,
-# RTBOX_MQTT_STEP_TIMEOUT (s, default 240) for each reply and result, RTBOX_MQTT_VERB (run: the three
-# probes as single runs; plan: as one plan of three cells with the plan verb).
+# RTBOX_MQTT_STEP_TIMEOUT (s, default 240) for each reply and result, RTBOX_MQTT_VERB (plan, the
+# default: the three probes as one plan; run: as three single runs).
 set -uo pipefail
 export LC_ALL=C
 PORT="$1" ID="$2" TD="$3" SWAP_JAR="$4"
@@ -187,9 +189,9 @@ run_plan() {
   else bad "plan sequence numbers $n, expected 1,2,3,4,5,6,7"; fi
 }
 
-# RTBOX_MQTT_VERB=plan: the probes as one plan of three cells (the plan verb); run (default until the
-# plan verb is on main): three single runs
-if [ "${RTBOX_MQTT_VERB:-run}" = plan ]; then
+# RTBOX_MQTT_VERB=plan (default): the probes as one plan of three cells; run: three single runs (the
+# run verb is also used after the swap below)
+if [ "${RTBOX_MQTT_VERB:-plan}" = plan ]; then
   run_plan
 else
   run_probe timer timer '{"duration":"5s","warmup":"1s","interval_us":1000,"policy":"fifo","priority":80,"mlock":true}'
