@@ -34,7 +34,7 @@ final class Connection {
         o.setWill(willTopic, will, 1, true);
         if (config.username() != null && !config.username().isBlank()) {
             o.setUserName(config.username());
-            o.setPassword(config.password() == null ? new char[0] : config.password().toCharArray());
+            o.setPassword(password(config).toCharArray());
         }
         boolean tls = false;
         for (String u : uris) {
@@ -45,6 +45,21 @@ final class Connection {
             o.setHttpsHostnameVerificationEnabled(true);
         }
         return o;
+    }
+
+    /** The password, or the first line of passwordFile when that is given. */
+    static String password(MqttConfig config) throws IOException {
+        String file = config.passwordFile();
+        if (file == null || file.isBlank()) {
+            return config.password() == null ? "" : config.password();
+        }
+        Path p = Path.of(file.trim());
+        if (!Files.isReadable(p)) {
+            throw new IOException("passwordFile " + p + " is not a readable file");
+        }
+        String text = Files.readString(p).strip();
+        int nl = text.indexOf('\n');
+        return nl < 0 ? text : text.substring(0, nl).strip();
     }
 
     private static SSLContext tls(MqttConfig config) throws IOException, GeneralSecurityException {

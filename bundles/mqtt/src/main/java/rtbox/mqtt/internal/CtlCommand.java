@@ -71,6 +71,10 @@ public class CtlCommand implements Callable<Integer> {
         @Option(names = "--password", defaultValue = "${env:RTBOX_PASSWORD:-}",
                 description = "Password (default \\$RTBOX_PASSWORD).")
         String password;
+        @Option(names = "--password-file", paramLabel = "FILE", defaultValue = "${env:RTBOX_PASSWORD_FILE:-}",
+                description = "Read the password from FILE (default \\$RTBOX_PASSWORD_FILE), e.g. rtbox broker's"
+                        + " data/broker/password.")
+        String passwordFile;
 
         final BlockingQueue<String[]> received = new LinkedBlockingQueue<>();
 
@@ -96,7 +100,16 @@ public class CtlCommand implements Callable<Integer> {
             o.setConnectionTimeout(10);
             if (user != null && !user.isBlank()) {
                 o.setUserName(user);
-                o.setPassword(password == null ? new char[0] : password.toCharArray());
+                String p = password;
+                if ((p == null || p.isEmpty()) && passwordFile != null && !passwordFile.isBlank()) {
+                    try {
+                        p = java.nio.file.Files.readString(Path.of(passwordFile)).strip().split("\n", 2)[0].strip();
+                    } catch (java.io.IOException e) {
+                        throw new MqttException(MqttException.REASON_CODE_FAILED_AUTHENTICATION,
+                                new java.io.IOException("cannot read --password-file " + passwordFile + ": " + e, e));
+                    }
+                }
+                o.setPassword(p == null ? new char[0] : p.toCharArray());
             }
             c.connect(o);
             for (String t : topics) {

@@ -20,6 +20,10 @@ public @interface MqttConfig {
     @AttributeDefinition(required = false, type = AttributeType.PASSWORD, description = "Password at the broker.")
     String password() default "";
 
+    @AttributeDefinition(required = false, description = "File holding the password (first line), instead of"
+            + " password: the embedded broker's (rtbox broker, rtbox job) is broker/password in the data folder.")
+    String passwordFile() default "";
+
     @AttributeDefinition(description = "Keep-alive in seconds: the broker publishes the last will after 1.5 times this"
             + " without a packet.")
     int keepAliveSeconds() default 30;

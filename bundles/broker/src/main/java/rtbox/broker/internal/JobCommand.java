@@ -1,0 +1,245 @@
+package rtbox.broker.internal;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.InvalidSyntaxException;
+import org.osgi.framework.ServiceReference;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Unmatched;
+
+/**
+ * {@code rtbox job}: the all-in-one default. Starts the embedded broker on a free
+ * loopback port, starts this installation's appliance ({@code rtbox serve}, appliance
+ * id {@code local}) as a child process connected to it, waits until the appliance
+ * listens for commands, runs one {@code rtbox ctl} command against it, then stops
+ * the appliance (SIGTERM: it delivers what it still holds, says offline) and the
+ * broker, and exits with the ctl command's code.
+ *
+ * <p>The appliance is a process of its own, as on a real site: the broker and the
+ * control room do not share its JVM, heap or CPU time with the measurement. It
+ * keeps its framework storage and outbox under {@code local/} in the data folder,
+ * apart from this process's (two frameworks must not share one storage folder).
+ */
+@Component(service = Object.class, property = "rtbox.command=job", configurationPid = "rtbox.broker",
+        configurationPolicy = ConfigurationPolicy.OPTIONAL)
+@Command(name = "job", description = {
+        "The all-in-one default: the embedded broker, this machine's appliance ('" + JobCommand.APPLIANCE + "')"
+                + " and one rtbox ctl command against it.",
+        "  rtbox job PLAN.json [--report DIR]      runs a plan (rtbox ctl plan " + JobCommand.APPLIANCE + " ...)",
+        "  rtbox job run " + JobCommand.APPLIANCE + " timer -D 10s        any rtbox ctl command"})
+public class JobCommand implements Callable<Integer> {
+    static final String APPLIANCE = "local";
+    static final String CONTROL = Access.CONTROL;
+    private static final int ERROR = 2;
+
+    @Spec
+    CommandSpec spec;
+    @Unmatched
+    List<String> args = new ArrayList<>();
+
+    private BundleContext context;
+    private BrokerConfig config;
+    private volatile Process appliance;
+    private volatile EmbeddedBroker broker;
+
+    @Activate
+    void activate(BundleContext context, BrokerConfig config) {
+        this.context = context;
+        this.config = config;
+    }
+
+    @Deactivate
+    void deactivate() {
+        // A SIGTERM to the job stops the framework: the appliance and the broker go with it.
+        stopAppliance();
+        EmbeddedBroker b = broker;
+        if (b != null) {
+            b.close();
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        List<String> ctlArgs = ctlArguments(args);
+        if (ctlArgs == null) {
+            spec.commandLine().usage(err);
+            return ERROR;
+        }
+        Object ctl = ctl();
+        if (ctl == null) {
+            err.println("rtbox job: rtbox ctl (the rtbox.mqtt bundle) is not installed");
+            return ERROR;
+        }
+        String launcher = System.getProperty("rtbox.launcher");
+        if (launcher == null || !Files.isExecutable(Path.of(launcher))) {
+            err.println("rtbox job: start it through the rtbox launcher script (runtime/rtbox): it starts the"
+                    + " appliance with it" + (launcher == null ? "" : "; " + launcher + " is not executable"));
+            return ERROR;
+        }
+        Path data = BrokerCommand.dataDir(context);
+        Path passwordFile = BrokerCommand.passwordFile(context, config);
+        Path local = data.resolve(APPLIANCE);
+        Path log = local.resolve("appliance.log");
+        try {
+            String password = EmbeddedBroker.password(passwordFile);
+            // A free port: a broker already on 1883 (Debian's mosquitto service) must not get the job's traffic.
+            broker = EmbeddedBroker.start(0, config.maxMessageBytes(), password);
+            appliance = startAppliance(launcher, local, passwordFile, log);
+            err.println("rtbox job: broker on " + broker.uri() + ", appliance '" + APPLIANCE + "' starting (its log: "
+                    + log + ")");
+            err.flush();
+            long t0 = System.nanoTime();
+            if (!awaitAppliance(err, log)) {
+                return ERROR;
+            }
+            err.println(String.format(Locale.ROOT, "rtbox job: appliance '%s' online after %.1f s", APPLIANCE,
+                    (System.nanoTime() - t0) / 1e9));
+            err.flush();
+            List<String> full = new ArrayList<>();
+            full.add(ctlArgs.get(0));
+            full.add("--broker=" + broker.uri());
+            full.add("--user=" + CONTROL);
+            full.add("--password=" + password); // in this process only: never on a command line
+            full.addAll(ctlArgs.subList(1, ctlArgs.size()));
+            CommandLine cl = new CommandLine(ctl);
+            cl.setOut(spec.commandLine().getOut());
+            cl.setErr(err);
+            cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
+                err.println("rtbox job: error: " + e.getMessage());
+                return ERROR;
+            });
+            return cl.execute(full.toArray(String[]::new));
+        } catch (IOException | IllegalArgumentException e) {
+            err.println("rtbox job: " + e.getMessage());
+            return ERROR;
+        } finally {
+            deactivate();
+            broker = null;
+        }
+    }
+
+    /** The ctl command to run: {@code PLAN.json ...} is short for {@code plan local PLAN.json ...}. */
+    static List<String> ctlArguments(List<String> args) {
+        if (args.isEmpty() || args.get(0).startsWith("-")) {
+            return null;
+        }
+        List<String> a = new ArrayList<>(args);
+        if (a.get(0).endsWith(".json")) {
+            a.add(0, APPLIANCE);
+            a.add(0, "plan");
+        }
+        return a;
+    }
+
+    private Object ctl() throws InvalidSyntaxException {
+        ServiceReference<?>[] refs = context.getServiceReferences((String) null, "(rtbox.command=ctl)");
+        return refs == null ? null : context.getService(refs[0]);
+    }
+
+    /**
+     * {@code rtbox serve} with this installation's home (its probes, deploy/ and etc/),
+     * its own data folder, and etc/ seen through a copy that connects it to the job's broker.
+     */
+    private Process startAppliance(String launcher, Path local, Path passwordFile, Path log) throws IOException {
+        Path home = Path.of(System.getProperty("rtbox.home", ".")).toAbsolutePath();
+        Path etc = local.resolve("etc");
+        Files.createDirectories(etc);
+        try (DirectoryStream<Path> old = Files.newDirectoryStream(etc, "*.cfg")) {
+            for (Path f : old) {
+                Files.delete(f);
+            }
+        }
+        Path homeEtc = home.resolve("etc");
+        if (Files.isDirectory(homeEtc)) {
+            try (DirectoryStream<Path> cfgs = Files.newDirectoryStream(homeEtc, "*.cfg")) {
+                for (Path f : cfgs) {
+                    String name = f.getFileName().toString();
+                    // The appliance's own MQTT settings (a site broker) give way to the job's.
+                    if (!Set.of("rtbox.mqtt.cfg", "rtbox.broker.cfg").contains(name)) {
+                        Files.copy(f, etc.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+                    }
+                }
+            }
+        }
+        Files.writeString(etc.resolve("rtbox.mqtt.cfg"), String.join("\n",
+                "# Written by rtbox job for its appliance: the job's embedded broker, the shared password file.",
+                "brokers=" + broker.uri(),
+                "appliance=" + APPLIANCE,
+                "username=" + APPLIANCE,
+                "passwordFile=" + passwordFile,
+                ""), StandardCharsets.UTF_8);
+        ProcessBuilder pb = new ProcessBuilder(launcher, "serve");
+        pb.environment().put("RTBOX_HOME", home.toString());
+        pb.environment().put("RTBOX_DATA", local.toString());
+        String opts = System.getenv().getOrDefault("RTBOX_JAVA_OPTS", "");
+        pb.environment().put("RTBOX_JAVA_OPTS", (opts + " -Dfelix.fileinstall.dir=" + etc).trim());
+        pb.redirectErrorStream(true);
+        pb.redirectOutput(log.toFile());
+        return pb.start();
+    }
+
+    /** Until the appliance subscribed to its commands: false (said why) if it died or took over 2 minutes. */
+    private boolean awaitAppliance(PrintWriter err, Path log) throws InterruptedException, IOException {
+        long end = System.currentTimeMillis() + 120_000;
+        String commands = "rtbox/v1/down/" + APPLIANCE + "/cmd/+";
+        while (System.currentTimeMillis() < end) {
+            if (broker.awaitSubscription(commands, 500)) {
+                return true;
+            }
+            if (!appliance.isAlive()) {
+                err.println("rtbox job: the appliance exited (" + appliance.exitValue() + ") before it was online;"
+                        + " the end of " + log + ":");
+                err.println(tail(log, 20));
+                return false;
+            }
+        }
+        err.println("rtbox job: the appliance was not online after 120 s; the end of " + log + ":");
+        err.println(tail(log, 20));
+        return false;
+    }
+
+    private void stopAppliance() {
+        Process p = appliance;
+        if (p == null) {
+            return;
+        }
+        p.destroy();
+        try {
+            if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                p.waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+        appliance = null;
+    }
+
+    private static String tail(Path file, int lines) throws IOException {
+        List<String> all = Files.exists(file) ? Files.readAllLines(file, StandardCharsets.UTF_8) : List.of();
+        return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+    }
+}

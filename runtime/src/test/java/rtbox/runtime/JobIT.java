@@ -1,0 +1,160 @@
+package rtbox.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.eclipse.paho.client.mqttv3.MqttClient;
+import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
+import org.eclipse.paho.client.mqttv3.MqttException;
+import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code rtbox job}, the all-in-one default, booted for real: the embedded broker
+ * (rtbox.broker) starts, the appliance connects to it, the run goes through MQTT and
+ * its result comes back; meanwhile the broker refuses a client without the password
+ * or with a wrong one, and is not reachable on the machine's other address. When the
+ * job ends, no appliance process is left.
+ */
+class JobIT {
+    @TempDir
+    Path home;
+    Rtbox job;
+
+    @AfterEach
+    void tearDown() throws Exception {
+        if (job != null) {
+            job.close();
+        }
+    }
+
+    @Test
+    void runsOnTheLocalApplianceThroughTheEmbeddedBrokerWhichOnlyLetsInThePasswordOnLoopback() throws Exception {
+        job = new Rtbox(home);
+        Process p = job.start("job", "run", "local", "timer", "-D", "4s", "-i", "1000");
+        int port = awaitPort(job, 120_000);
+        Path passwordFile = home.resolve("data/broker/password");
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(passwordFile)));
+        String password = Files.readString(passwordFile).strip();
+        String uri = "tcp://127.0.0.1:" + port;
+
+        assertRefused(uri, null, null);
+        assertRefused(uri, "control", "");
+        assertRefused(uri, "control", "not-the-password");
+        assertRefused(uri, "local", password + "x");
+        InetAddress other = nonLoopback();
+        if (other != null) {
+            assertThrows(IOException.class, () -> new Socket(other, port).close(),
+                    "the broker answered on " + other.getHostAddress());
+        } else {
+            System.err.println("JobIT: this machine has no non-loopback IPv4 address; that check is skipped");
+        }
+        try (ControlRoom watcher = new ControlRoom(uri, "control", password, "rtbox/v1/up/local/runs/+/result")) {
+            ControlRoom.Received result = watcher.await(m -> m.topic().endsWith("/result"), 120_000);
+            assertNotNull(result, "no result through the embedded broker; job: " + job.out + job.err);
+            // Far above Moquette's own 8092-byte limit, which would have dropped it.
+            assertTrue(result.payload().length() > 8092, "result of " + result.payload().length() + " bytes");
+            assertEquals("local", result.json().get("appliance").getAsString());
+        }
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the job did not end");
+        String out = String.join("\n", job.out);
+        assertTrue(p.exitValue() == 0 || p.exitValue() == 1, "exit " + p.exitValue() + ": " + out + job.err);
+        assertTrue(out.matches("(?s).*local: (PASS|FAIL) max .*"), out);
+        assertEquals(List.of(), processesOf(home), "processes of this job left running");
+        assertThrows(IOException.class, () -> new Socket("127.0.0.1", port).close(), "the broker still listens");
+    }
+
+    /** The broker's port, from the job's "broker on tcp://127.0.0.1:PORT" line. */
+    static int awaitPort(Rtbox r, long timeoutMs) throws InterruptedException {
+        Pattern line = Pattern.compile("broker on tcp://127\\.0\\.0\\.1:(\\d+)");
+        long end = System.currentTimeMillis() + timeoutMs;
+        while (System.currentTimeMillis() < end) {
+            synchronized (r.err) {
+                for (String l : r.err) {
+                    Matcher m = line.matcher(l);
+                    if (m.find()) {
+                        return Integer.parseInt(m.group(1));
+                    }
+                }
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("the job did not say where its broker is: " + r.err);
+    }
+
+    /** A connect as MQTT 3.1.1 only (Paho would retry as 3.1 and show that refusal instead): CONNACK 4 or 5. */
+    private static void assertRefused(String uri, String user, String password) throws MqttException {
+        MqttClient c = new MqttClient(uri, "jobit-" + System.nanoTime(), new MemoryPersistence());
+        MqttConnectOptions o = new MqttConnectOptions();
+        o.setMqttVersion(MqttConnectOptions.MQTT_VERSION_3_1_1);
+        o.setConnectionTimeout(10);
+        if (user != null) {
+            o.setUserName(user);
+            o.setPassword(password.toCharArray());
+        }
+        try {
+            c.connect(o);
+            c.disconnect();
+            throw new AssertionError("connected as " + user + " with password '" + password + "'");
+        } catch (MqttException e) {
+            assertTrue(e.getReasonCode() == MqttException.REASON_CODE_FAILED_AUTHENTICATION
+                    || e.getReasonCode() == MqttException.REASON_CODE_NOT_AUTHORIZED, user + ": " + e);
+        } finally {
+            c.close();
+        }
+    }
+
+    static InetAddress nonLoopback() throws IOException {
+        for (NetworkInterface n : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+            if (n.isUp() && !n.isLoopback()) {
+                for (InetAddress a : Collections.list(n.getInetAddresses())) {
+                    if (a instanceof Inet4Address) {
+                        return a;
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Processes whose command line names this test's home (the job's appliance has it in its -D options). */
+    static List<String> processesOf(Path home) throws IOException {
+        List<String> found = new ArrayList<>();
+        try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
+            for (Path p : (Iterable<Path>) procs::iterator) {
+                if (!p.getFileName().toString().matches("\\d+")) {
+                    continue;
+                }
+                try {
+                    String cmd = new String(Files.readAllBytes(p.resolve("cmdline"))).replace('\0', ' ');
+                    if (cmd.contains(home.toString())) {
+                        found.add(p.getFileName() + ": " + cmd);
+                    }
+                } catch (IOException e) {
+                    // gone meanwhile
+                }
+            }
+        }
+        return found;
+    }
+}
