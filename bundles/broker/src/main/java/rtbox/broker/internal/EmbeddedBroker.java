@@ -58,7 +58,8 @@ final class EmbeddedBroker implements AutoCloseable {
         p.setProperty("port", Integer.toString(port));
         p.setProperty("websocket_port", "disabled");
         p.setProperty("allow_anonymous", "false");
-        p.setProperty("allow_zero_byte_client_id", "false");
+        // MQTT 3.1.1 lets a clean-session client leave its id to the broker (mosquitto_sub 2 does).
+        p.setProperty("allow_zero_byte_client_id", "true");
         p.setProperty("telemetry_enabled", "false");
         p.setProperty("persistence_enabled", "false");
         p.setProperty("netty.mqtt.message_size", Integer.toString(maxMessageBytes));
