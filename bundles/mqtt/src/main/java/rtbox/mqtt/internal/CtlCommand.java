@@ -47,8 +47,9 @@ import picocli.CommandLine.Spec;
  * Registered as a service that rtbox.cli adds as a subcommand.
  */
 @Component(service = Object.class, property = "rtbox.command=ctl")
-@Command(name = "ctl", description = "The control room over MQTT: list, run, swap.",
-        subcommands = {CtlCommand.Ls.class, CtlCommand.Run.class, CtlCommand.Swap.class})
+@Command(name = "ctl", description = "The control room over MQTT: list, run, plan, results, swap.",
+        subcommands = {CtlCommand.Ls.class, CtlCommand.Run.class, CtlPlans.Plan.class, CtlPlans.Results.class,
+                CtlCommand.Swap.class})
 public class CtlCommand implements Callable<Integer> {
     static final int OK = 0, FAIL = 1, ERROR = 2;
     @Spec

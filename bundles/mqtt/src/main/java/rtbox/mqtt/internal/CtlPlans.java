@@ -1,0 +1,359 @@
+package rtbox.mqtt.internal;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+import org.eclipse.paho.client.mqttv3.MqttClient;
+import org.eclipse.paho.client.mqttv3.MqttException;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code rtbox ctl plan} and {@code rtbox ctl results}: plans on appliances, followed
+ * cell by cell to their verdicts, and past results fetched from an appliance's journal.
+ * Exit codes as {@code rtbox plan run}: 0 every plan passed, 1 one failed, 2 an error
+ * (an error reply, no answer, a plan that could not run or was aborted), 3 inconclusive;
+ * over several appliances FAIL counts before an error, an error before INCONCLUSIVE.
+ */
+final class CtlPlans {
+    static final int OK = CtlCommand.OK, FAIL = CtlCommand.FAIL, ERROR = CtlCommand.ERROR, INCONCLUSIVE = 3;
+
+    private CtlPlans() {
+    }
+
+    /** The exit code for a verdict. */
+    static int code(String verdict) {
+        switch (verdict) {
+            case "PASS": return OK;
+            case "FAIL": return FAIL;
+            case "INCONCLUSIVE": return INCONCLUSIVE;
+            default: return ERROR;
+        }
+    }
+
+    /** The overall exit code: FAIL first, then an error, then INCONCLUSIVE. */
+    static int worst(Iterable<Integer> codes) {
+        boolean fail = false, error = false, inconclusive = false;
+        for (int c : codes) {
+            fail |= c == FAIL;
+            error |= c == ERROR;
+            inconclusive |= c == INCONCLUSIVE;
+        }
+        return fail ? FAIL : error ? ERROR : inconclusive ? INCONCLUSIVE : OK;
+    }
+
+    /**
+     * One appliance's plan run as the control room sees it: the request, the run id
+     * from the reply, the messages of the run (repeats dropped by sequence), and the
+     * exit code once its result came or it gave up.
+     */
+    static final class Follow {
+        final String appliance;
+        String requestId;
+        String run;
+        long heardMs = System.currentTimeMillis();
+        final Set<Long> seen = new HashSet<>();
+        final Set<Integer> cells = new HashSet<>();
+        Integer code;
+
+        Follow(String appliance) {
+            this.appliance = appliance;
+        }
+    }
+
+    /** Handles one message; true when it was about {@code f}. */
+    static boolean handle(Follow f, String topic, JsonObject j, PrintWriter o, PrintWriter err, Path out)
+            throws IOException {
+        String up = Topics.up(f.appliance) + "/";
+        if (!topic.startsWith(up)) {
+            return false;
+        }
+        f.heardMs = System.currentTimeMillis();
+        String type = j.has("type") ? j.get("type").getAsString() : "";
+        if ("reply".equals(type) && f.requestId != null && f.requestId.equals(str(j, "requestId"))) {
+            int code = j.get("code").getAsInt();
+            JsonObject body = j.has("body") && j.get("body").isJsonObject() ? j.getAsJsonObject("body") : new JsonObject();
+            if (code == 200 && body.has("run")) {
+                f.run = body.get("run").getAsString();
+                o.println(f.appliance + ": " + j.get("message").getAsString());
+            } else {
+                err.println(f.appliance + ": " + code + " " + j.get("message").getAsString());
+                f.code = ERROR;
+            }
+            return true;
+        }
+        if (f.run == null || !topic.startsWith(up + "runs/" + f.run + "/") || !j.has("sequence")) {
+            return true;
+        }
+        if (!f.seen.add(j.get("sequence").getAsLong())) {
+            return true; // a repeat (the broker or the appliance sent it again): dropped by (run, sequence)
+        }
+        String cell = j.has("cell") ? "cell " + j.get("cell").getAsInt() + "/" + j.get("cells").getAsInt() + " "
+                + str(j, "cell_name") : "";
+        switch (type) {
+            case "progress":
+                o.println(f.appliance + ": " + (cell.isEmpty() ? j.get("percent").getAsInt() + "%" : cell + " started"));
+                break;
+            case "cell":
+                f.cells.add(j.get("cell").getAsInt());
+                o.println(f.appliance + ": " + cell + ": " + str(j, "verdict") + figures(j)
+                        + ("PASS".equals(str(j, "verdict")) ? "" : ": " + str(j, "reason")));
+                write(out, f.appliance + "-" + f.run + "-cell-" + j.get("cell").getAsInt() + ".json", j);
+                break;
+            case "result":
+                if (f.code == null) {
+                    String verdict = str(j, "verdict");
+                    boolean plan = "plan".equals(str(j, "kind"));
+                    o.println(f.appliance + ": " + (plan ? "plan " + str(j, "plan") + " " : "") + verdict
+                            + (plan ? " (" + str(j, "state") + ", " + j.get("cells_run").getAsInt() + " of "
+                                    + j.get("cells_planned").getAsInt() + " cells)" : figures(j))
+                            + ": " + str(j, "reason"));
+                    if (plan && j.has("cells")) {
+                        List<String> missing = new ArrayList<>();
+                        j.getAsJsonArray("cells").forEach(c -> {
+                            int n = c.getAsJsonObject().get("cell").getAsInt();
+                            if (!f.cells.contains(n)) {
+                                missing.add(Integer.toString(n));
+                            }
+                        });
+                        if (!missing.isEmpty()) {
+                            err.println(f.appliance + ": the results of cells " + String.join(", ", missing)
+                                    + " did not arrive; fetch them with: rtbox ctl results " + f.appliance + " "
+                                    + f.run);
+                        }
+                    }
+                    write(out, f.appliance + "-" + f.run + ".json", j);
+                    f.code = code(verdict);
+                }
+                break;
+            default:
+                break;
+        }
+        return true;
+    }
+
+    private static String figures(JsonObject j) {
+        return j.has("max_us") ? String.format(Locale.ROOT, ", max %s us, p99 %s us, %s samples", j.get("max_us"),
+                j.get("p99_us"), j.get("samples")) : "";
+    }
+
+    private static void write(Path out, String name, JsonObject j) throws IOException {
+        if (out != null) {
+            Files.createDirectories(out);
+            Files.writeString(out.resolve(name), Payloads.GSON.toJson(j), StandardCharsets.UTF_8);
+        }
+    }
+
+    static String str(JsonObject j, String k) {
+        return j.has(k) && !j.get(k).isJsonNull() ? j.get(k).getAsString() : "";
+    }
+
+    /**
+     * Reads messages until every appliance has its result, gave none for {@code silenceMs}
+     * (its status counts: it comes at each 10 % of a cell), or did not reply within
+     * {@code replyMs}.
+     */
+    static void follow(CtlCommand.Broker broker, List<Follow> all, long replyMs, long silenceMs, PrintWriter o,
+            PrintWriter err, Path out) throws InterruptedException, IOException {
+        while (all.stream().anyMatch(f -> f.code == null)) {
+            String[] m = broker.received.poll(1, TimeUnit.SECONDS);
+            if (m != null && m[0] == null) {
+                err.println("rtbox ctl: " + m[1]);
+                all.forEach(f -> f.code = f.code == null ? ERROR : f.code);
+                return;
+            }
+            if (m != null) {
+                JsonObject j;
+                try {
+                    j = JsonParser.parseString(m[1]).getAsJsonObject();
+                } catch (RuntimeException e) {
+                    continue; // not one of rtbox's messages
+                }
+                for (Follow f : all) {
+                    if (f.code == null && handle(f, m[0], j, o, err, out)) {
+                        break;
+                    }
+                }
+                o.flush();
+            }
+            long now = System.currentTimeMillis();
+            for (Follow f : all) {
+                if (f.code == null && now - f.heardMs > (f.run == null ? replyMs : silenceMs)) {
+                    err.println(f.appliance + ": " + (f.run == null ? "no reply in " + replyMs / 1000
+                            + " s (is it online? see rtbox ctl list)" : "nothing for " + silenceMs / 1000
+                            + " s, not even its status; run " + f.run + " may still end: rtbox ctl results "
+                            + f.appliance + " " + f.run));
+                    f.code = ERROR;
+                }
+            }
+        }
+    }
+
+    static List<String> topics(String appliance) {
+        return List.of(Topics.up(appliance) + "/reply/+", Topics.up(appliance) + "/runs/+/+",
+                Topics.status(appliance));
+    }
+
+    @Command(name = "plan", sortOptions = false, description = "Runs a plan on one or several appliances, follows"
+            + " its cells and prints each verdict. Exit: 0 PASS, 1 FAIL, 2 error or no answer, 3 INCONCLUSIVE.")
+    static final class Plan implements Callable<Integer> {
+        @Mixin
+        CtlCommand.Broker broker;
+        @Spec
+        CommandSpec spec;
+        @Parameters(index = "0", paramLabel = "APPLIANCE[,APPLIANCE...]")
+        String appliances;
+        @Parameters(index = "1", paramLabel = "PLAN", description = "A plan file here (sent inline), or the name of a"
+                + " plan in each appliance's plans folder.")
+        String plan;
+        @Option(names = "--out", paramLabel = "DIR", description = "Write each result as DIR/APPLIANCE-RUN.json and"
+                + " each cell's as DIR/APPLIANCE-RUN-cell-N.json.")
+        Path out;
+        @Option(names = "--silence", paramLabel = "S", description = "Give up on an appliance that sends nothing, not"
+                + " even its status, for S seconds (default 120).")
+        long silenceS = 120;
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter o = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            JsonObject body = new JsonObject();
+            Path file = Path.of(plan);
+            if (Files.isRegularFile(file)) {
+                JsonElement p;
+                try {
+                    p = JsonParser.parseString(Files.readString(file, StandardCharsets.UTF_8));
+                } catch (JsonParseException | IOException e) {
+                    err.println("rtbox ctl: cannot read the plan " + file + ": " + e.getMessage());
+                    return ERROR;
+                }
+                if (!p.isJsonObject()) {
+                    err.println("rtbox ctl: " + file + " is not a plan: not a JSON object");
+                    return ERROR;
+                }
+                body.add("plan", p);
+            } else if (plan.contains("/")) {
+                err.println("rtbox ctl: no plan file " + file + " (a name without '/' names a plan on the appliance)");
+                return ERROR;
+            } else {
+                body.addProperty("name", plan);
+            }
+            List<Follow> all = new ArrayList<>();
+            List<String> topics = new ArrayList<>();
+            for (String a : appliances.split(",")) {
+                all.add(new Follow(a.trim()));
+                topics.addAll(topics(a.trim()));
+            }
+            MqttClient c;
+            try {
+                c = broker.connect(topics.toArray(String[]::new));
+            } catch (MqttException e) {
+                err.println("rtbox ctl: cannot connect to " + broker.uri + ": " + e.getMessage());
+                return ERROR;
+            }
+            try {
+                for (Follow f : all) {
+                    f.requestId = CtlCommand.Broker.send(c, f.appliance, "plan", body.deepCopy());
+                    f.heardMs = System.currentTimeMillis();
+                }
+                follow(broker, all, 20_000, silenceS * 1000, o, err, out);
+            } finally {
+                CtlCommand.Broker.close(c);
+            }
+            o.flush();
+            return worst(all.stream().map(f -> f.code).toList());
+        }
+    }
+
+    @Command(name = "results", sortOptions = false, description = "Lists the runs in an appliance's result journal,"
+            + " or fetches one run's results (RUN, or 'last'): its cells and its verdict, exit code as for plan.")
+    static final class Results implements Callable<Integer> {
+        @Mixin
+        CtlCommand.Broker broker;
+        @Spec
+        CommandSpec spec;
+        @Parameters(index = "0", paramLabel = "APPLIANCE")
+        String appliance;
+        @Parameters(index = "1", arity = "0..1", paramLabel = "RUN")
+        String run;
+        @Option(names = "--limit", paramLabel = "N", description = "List the last N runs (1-100, default 20).")
+        int limit = 20;
+        @Option(names = "--out", paramLabel = "DIR", description = "Write the fetched results as for plan.")
+        Path out;
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter o = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            MqttClient c;
+            try {
+                c = broker.connect(topics(appliance).toArray(String[]::new));
+            } catch (MqttException e) {
+                err.println("rtbox ctl: cannot connect to " + broker.uri + ": " + e.getMessage());
+                return ERROR;
+            }
+            try {
+                JsonObject body = new JsonObject();
+                if (run != null) {
+                    body.addProperty("run", run);
+                    Follow f = new Follow(appliance);
+                    f.requestId = CtlCommand.Broker.send(c, appliance, "results", body);
+                    follow(broker, List.of(f), 20_000, 60_000, o, err, out);
+                    o.flush();
+                    return f.code;
+                }
+                body.addProperty("limit", limit);
+                String id = CtlCommand.Broker.send(c, appliance, "results", body);
+                long end = System.currentTimeMillis() + 20_000;
+                for (String[] m; (m = broker.received.poll(Math.max(1, end - System.currentTimeMillis()),
+                        TimeUnit.MILLISECONDS)) != null;) {
+                    if (m[0] == null || !m[0].endsWith("/reply/" + id)) {
+                        continue;
+                    }
+                    JsonObject j = JsonParser.parseString(m[1]).getAsJsonObject();
+                    if (j.get("code").getAsInt() != 200) {
+                        err.println(appliance + ": " + j.get("code").getAsInt() + " " + j.get("message").getAsString());
+                        return ERROR;
+                    }
+                    JsonObject b = j.getAsJsonObject("body");
+                    o.printf(Locale.ROOT, "%-22s %-20s %-11s %-12s %-20s %s%n", "RUN", "PLAN", "STATE", "VERDICT",
+                            "STARTED", "CELLS");
+                    b.getAsJsonArray("runs").forEach(e -> {
+                        JsonObject r = e.getAsJsonObject();
+                        o.printf(Locale.ROOT, "%-22s %-20s %-11s %-12s %-20s %d/%d%n", str(r, "run"), str(r, "plan"),
+                                str(r, "state"), r.has("verdict") ? str(r, "verdict") : "-",
+                                str(r, "started").replaceFirst("\\.\\d+Z$", "Z"), r.get("cells_run").getAsInt(),
+                                r.get("cells_planned").getAsInt());
+                    });
+                    o.println(j.get("message").getAsString() + " (" + str(b, "journal") + ")");
+                    o.flush();
+                    return OK;
+                }
+                err.println(appliance + ": no reply in 20 s (is it online? see rtbox ctl list)");
+                return ERROR;
+            } finally {
+                CtlCommand.Broker.close(c);
+            }
+        }
+    }
+}
