@@ -144,6 +144,52 @@ class MqttCommandsIT extends MqttFixture {
         assertEquals(1, results, "the repeated run command ran twice");
     }
 
+    /**
+     * The request ids answered survive a SIGKILL: a run and an install repeated after the
+     * restart get their first replies, byte for byte, and neither runs again.
+     */
+    @Test
+    void aRepeatAfterARestartIsAnsweredNotExecuted() throws Exception {
+        start();
+        String runId = UUID.randomUUID().toString(), installId = UUID.randomUUID().toString();
+        String run = "{\"requestId\":\"" + runId + "\",\"expires\":\"" + expires(300) + "\",\"probe\":\"timer\","
+                + "\"parameters\":{\"duration\":\"1s\",\"warmup\":\"0\"}}";
+        byte[] jar = fixtureJar();
+        String install = "{\"requestId\":\"" + installId + "\",\"expires\":\"" + expires(300) + "\",\"data\":\""
+                + Base64.getEncoder().encodeToString(jar) + "\",\"sha256\":\""
+                + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(jar)) + "\"}";
+        control.send("rtbox/v1/down/a1/cmd/run", run);
+        JsonObject first = reply(runId);
+        assertEquals(200, first.get("code").getAsInt(), first.toString());
+        String runRun = first.getAsJsonObject("body").get("run").getAsString();
+        assertNotNull(control.await(m -> m.topic().endsWith("/runs/" + runRun + "/result"), 30_000));
+        control.send("rtbox/v1/down/a1/cmd/install", install);
+        assertEquals(200, reply(installId).get("code").getAsInt());
+
+        ProcessHandle.of(rtbox.pid()).ifPresent(ProcessHandle::destroyForcibly);
+        Thread.sleep(500);
+        int online = control.all(m -> m.topic().equals("rtbox/v1/up/a1/status") && m.payload().contains("\"online\""))
+                .size();
+        rtbox.start("serve");
+        assertNotNull(control.await(m -> control.all(x -> x.topic().equals("rtbox/v1/up/a1/status")
+                && x.payload().contains("\"online\"")).size() > online, 30_000), "not back: " + rtbox.err);
+
+        control.send("rtbox/v1/down/a1/cmd/run", run);
+        control.send("rtbox/v1/down/a1/cmd/install", install);
+        for (String id : List.of(runId, installId)) {
+            assertNotNull(control.await(m -> control.all(x -> x.topic().endsWith("/reply/" + id)).size() >= 2, 15_000),
+                    "the repeat of " + id + " was not answered; stderr: " + rtbox.err);
+            List<ControlRoom.Received> replies = control.all(m -> m.topic().endsWith("/reply/" + id));
+            assertEquals(replies.get(0).payload(), replies.get(1).payload(), "the repeat got a different answer");
+        }
+        Thread.sleep(2000);
+        assertEquals(1, control.all(m -> m.topic().endsWith("/result")).size(), "the repeated run ran again");
+        JsonObject bundles = reply(control.command(A, "bundles", ""));
+        assertEquals(1, bundles.getAsJsonObject("body").getAsJsonArray("bundles").asList().stream()
+                .filter(b -> b.toString().contains("rtbox.test.mqttfixture")).count(), bundles.toString());
+        assertTrue(Files.readString(home.resolve("data/mqtt/requests.log")).contains(" D " + installId + " "));
+    }
+
     @Test
     void stopEndsTheRunWithAnIncompleteResult() throws Exception {
         start();

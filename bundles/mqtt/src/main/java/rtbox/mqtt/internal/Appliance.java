@@ -6,8 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -89,8 +87,8 @@ public class Appliance implements MqttCallbackExtended {
     private BundleCommands bundles;
     private ConfigCommands configs;
 
-    /** Replies already sent, by request id: a repeat gets the same reply again. Only the cmd thread uses it. */
-    private Map<String, byte[]> answered;
+    /** Replies already sent, by request id, on disk: a repeat gets the same reply again. Only the cmd thread uses it. */
+    private Requests requests;
 
     /** The run under way (guarded by this), or null. */
     private RunSession active;
@@ -128,15 +126,11 @@ public class Appliance implements MqttCallbackExtended {
         plansDir = config.plansDir() != null && !config.plansDir().isBlank() ? Path.of(config.plansDir())
                 : Path.of(System.getProperty("rtbox.home", "."), "plans");
         outbox = new Outbox(dataDir.resolve("outbox"), config.outboxMaxBytes());
-        int remembered = Math.max(16, config.rememberedRequests());
-        answered = new LinkedHashMap<>(64, 0.75f, false) {
-            private static final long serialVersionUID = 1L;
-
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, byte[]> eldest) {
-                return size() > remembered;
-            }
-        };
+        requests = new Requests(dataDir.resolve("requests.log"), config.rememberedRequests());
+        if (!requests.damaged().isEmpty()) {
+            System.err.println(LOG + dataDir.resolve("requests.log") + ": skipped damaged records ("
+                    + String.join(", ", requests.damaged()) + "), a write cut short by a crash");
+        }
         bundles = new BundleCommands(context, dataDir);
         configs = new ConfigCommands(() -> configAdmin);
         options = Connection.options(config, Topics.status(appliance), Payloads.bytes(status("offline")));
@@ -145,6 +139,7 @@ public class Appliance implements MqttCallbackExtended {
         cmd = Executors.newSingleThreadScheduledExecutor(named("rtbox-mqtt-cmd"));
         runs = Executors.newSingleThreadExecutor(named("rtbox-mqtt-run"));
         cmd.execute(this::reportInterrupted);
+        cmd.execute(this::answerInterruptedCommands);
         cmd.scheduleWithFixedDelay(this::progressTick, 500, 500, TimeUnit.MILLISECONDS);
         io.execute(this::connect);
     }
@@ -434,7 +429,7 @@ public class Appliance implements MqttCallbackExtended {
                     + Topics.reply(appliance, "REQUESTID")));
             return;
         }
-        byte[] earlier = answered.get(requestId);
+        byte[] earlier = requests.reply(requestId);
         if (earlier != null) {
             // A repeat (the broker delivered it twice, or the sender tried again): answer, do not execute.
             try {
@@ -448,6 +443,15 @@ public class Appliance implements MqttCallbackExtended {
         Reply r;
         try {
             r = check(c, verb);
+            if (r == null) {
+                try {
+                    requests.begin(requestId, verb);
+                } catch (IOException e) {
+                    // Without the record a repeat after a crash could run it twice: do not run it at all.
+                    r = Reply.failed("cannot record request " + requestId + " in " + dataDir.resolve("requests.log")
+                            + " (" + e.getMessage() + "): not run, since a repeat could not be recognised");
+                }
+            }
             if (r == null) {
                 r = execute(verb, c, requestId);
             }
@@ -527,7 +531,13 @@ public class Appliance implements MqttCallbackExtended {
                     + r.message());
         }
         if (requestId != null) {
-            answered.put(requestId, bytes);
+            try {
+                requests.answer(requestId, bytes);
+            } catch (IOException e) {
+                System.err.println(LOG + "cannot record the reply to " + requestId + " in "
+                        + dataDir.resolve("requests.log") + ": " + e.getMessage()
+                        + "; a repeat after a restart would not be recognised");
+            }
         }
         try {
             outbox.add(Topics.reply(appliance, requestId == null ? "none" : requestId), bytes);
@@ -679,6 +689,17 @@ public class Appliance implements MqttCallbackExtended {
         }
         runner.stop();
         return Reply.ok("stopping run " + s.id + ": its result follows, marked incomplete", body);
+    }
+
+    /**
+     * Commands the appliance was executing when it died have no reply: their outcome is
+     * unknown, so each is answered (now, and to any repeat) with 500 saying so, and
+     * never executed again.
+     */
+    private void answerInterruptedCommands() {
+        requests.interrupted().forEach((id, verb) -> reply(id, verb, Reply.failed("the appliance restarted while it"
+                + " executed this " + verb + " command (crash or power loss): whether it took effect is unknown; check"
+                + " (status, bundles, get-config, results) and send it again with a new requestId if needed")));
     }
 
     /** A run that a crash or power loss cut short is reported as aborted, with the next sequence number. */
