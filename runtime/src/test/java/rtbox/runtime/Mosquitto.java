@@ -20,21 +20,34 @@ final class Mosquitto implements AutoCloseable {
     static final String PASSWORD = "test-password";
     final Path dir;
     final int port;
+    /** The TLS listener's port, or 0 without one. */
+    final int tlsPort;
     private Process process;
+
+    /** A TLS listener: the server's certificate and key (PEM), the CA clients' certificates are checked against. */
+    record Tls(Path cert, Path key, Path ca, boolean clientCertificates) {
+    }
 
     Mosquitto(Path dir, String... appliances) throws IOException, InterruptedException {
         this(dir, false, appliances);
+    }
+
+    Mosquitto(Path dir, boolean persistent, String... appliances) throws IOException, InterruptedException {
+        this(dir, persistent, null, appliances);
     }
 
     /**
      * {@code persistent}: the broker saves its sessions and queued messages after every change,
      * so that a SIGKILL loses none of them (as a site broker configured for it would).
      */
-    Mosquitto(Path dir, boolean persistent, String... appliances) throws IOException, InterruptedException {
+    /**
+     * With {@code tls}, a second listener speaks TLS; with client certificates required there,
+     * the certificate's CN is the user name the ACL sees (no password).
+     */
+    Mosquitto(Path dir, boolean persistent, Tls tls, String... appliances) throws IOException, InterruptedException {
         this.dir = dir;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
-        }
+        port = freePort();
+        tlsPort = tls == null ? 0 : freePort();
         Path passwd = dir.resolve("passwd");
         List<String> users = new ArrayList<>(List.of(appliances));
         users.add(CONTROL);
@@ -61,10 +74,20 @@ final class Mosquitto implements AutoCloseable {
                 "acl_file " + acl,
                 persistent ? "persistence true\npersistence_location " + dir + "/\nautosave_interval 1\n"
                         + "autosave_on_changes true" : "persistence false",
+                tls == null ? "" : String.join("\n", "listener " + tlsPort + " 127.0.0.1",
+                        "cafile " + tls.ca(), "certfile " + tls.cert(), "keyfile " + tls.key(),
+                        "require_certificate " + tls.clientCertificates(),
+                        "use_identity_as_username " + tls.clientCertificates()),
                 "log_dest file " + dir.resolve("mosquitto.log"),
                 "log_type all",
                 "") );
         start();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
     }
 
     void start() throws IOException, InterruptedException {
@@ -86,6 +109,11 @@ final class Mosquitto implements AutoCloseable {
 
     String uri() {
         return "tcp://127.0.0.1:" + port;
+    }
+
+    /** The TLS listener, by the host name its certificate names. */
+    String tlsUri() {
+        return "ssl://localhost:" + tlsPort;
     }
 
     /** SIGKILL: the broker vanishes without a word, as on a power loss. */

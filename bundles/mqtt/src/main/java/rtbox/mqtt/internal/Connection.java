@@ -16,6 +16,8 @@ import org.eclipse.paho.client.mqttv3.MqttException;
 
 /** Paho connect options from the configuration: a persistent session, the last will, TLS. */
 final class Connection {
+    private static final java.util.regex.Pattern PEM = java.util.regex.Pattern.compile(".*\\.(pem|crt|cer)$");
+
     private Connection() {
     }
 
@@ -86,6 +88,24 @@ final class Connection {
         if (!Files.isReadable(p)) {
             throw new IOException(what + " " + p + " is not a readable file");
         }
+        if (what.equals("tlsTrustStore") && PEM.matcher(p.getFileName().toString()).matches()) {
+            // The CA as mosquitto's own configuration has it (cafile): PEM certificates, one or more.
+            KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
+            ks.load(null, null);
+            int i = 0;
+            try (InputStream in = Files.newInputStream(p)) {
+                for (java.security.cert.Certificate c : java.security.cert.CertificateFactory.getInstance("X.509")
+                        .generateCertificates(in)) {
+                    ks.setCertificateEntry("ca" + i++, c);
+                }
+            } catch (java.security.cert.CertificateException e) {
+                throw new IOException(what + " " + p + " holds no readable PEM certificate: " + e.getMessage(), e);
+            }
+            if (i == 0) {
+                throw new IOException(what + " " + p + " holds no PEM certificate");
+            }
+            return ks;
+        }
         KeyStore ks = KeyStore.getInstance(path.endsWith(".jks") ? "JKS" : "PKCS12");
         try (InputStream in = Files.newInputStream(p)) {
             ks.load(in, password == null ? new char[0] : password.toCharArray());
@@ -96,6 +116,40 @@ final class Connection {
     /** Paho's reason code with its text, and the underlying cause, if any. */
     static String describe(MqttException e) {
         String s = e.getMessage() + " (code " + e.getReasonCode() + ")";
+        String tls = tlsProblem(e);
+        if (tls != null) {
+            return s + ": " + tls;
+        }
         return e.getCause() != null ? s + ": " + e.getCause() : s;
+    }
+
+    /**
+     * What a person must fix when TLS refused the broker, or null: Java's own messages
+     * ("PKIX path building failed") do not say which setting is at fault.
+     */
+    static String tlsProblem(Throwable e) {
+        boolean handshake = false;
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            handshake |= t instanceof javax.net.ssl.SSLHandshakeException;
+            if (t instanceof java.security.cert.CertPathValidatorException
+                    || t.getClass().getName().endsWith("SunCertPathBuilderException")) {
+                return "TLS: the broker's certificate is not signed by a CA in tlsTrustStore (or, without it, the JVM's"
+                        + " CAs): refused (" + t.getMessage() + ")";
+            }
+            if (t instanceof java.security.cert.CertificateException && String.valueOf(t.getMessage())
+                    .contains("match")) {
+                return "TLS: the broker's certificate is not for the host in brokers: refused (" + t.getMessage()
+                        + ")";
+            }
+        }
+        return handshake ? "TLS handshake failed: " + rootCause(e) : null;
+    }
+
+    private static String rootCause(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t.toString();
     }
 }
