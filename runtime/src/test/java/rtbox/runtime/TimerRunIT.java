@@ -25,7 +25,10 @@ class TimerRunIT {
         try (Rtbox rtbox = new Rtbox(home)) {
             Rtbox.Result r = rtbox.run(120, "run", "timer", "-p", "80", "-i", "1000", "-D", "2s", "-a", "0",
                     "--warmup", "500ms", "-q", "--json", json.toString(), "--histfile", hist.toString(),
-                    "--max-latency", "1000000");
+                    "--max-latency", "1000000", "--jvm-stall-budget", "1000000");
+            // Both limits are out of reach on purpose: this test checks the counting and
+            // the cyclictest output, not the machine. A 9 ms safepoint on a loaded CI
+            // machine is rightly INCONCLUSIVE (exit 3), and was, once.
             assertEquals(0, r.exitCode(), r.stdout() + "\n" + r.stderr());
             assertTrue(r.stdout().contains("T: 0 ("), r.stdout());
             assertTrue(r.stdout().lines().anyMatch(l -> l.startsWith("PASS")), r.stdout());
