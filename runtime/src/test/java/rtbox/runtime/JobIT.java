@@ -84,6 +84,40 @@ class JobIT {
         assertThrows(IOException.class, () -> new Socket("127.0.0.1", port).close(), "the broker still listens");
     }
 
+    /**
+     * The README's main command in small: {@code rtbox job PLAN.json --report DIR} runs the
+     * plan on the local appliance over MQTT and writes the same report as a local
+     * {@code rtbox plan run --report}, from the messages that came back.
+     */
+    @Test
+    void aPlanGoesOverMqttAndComesBackAsTheReport() throws Exception {
+        Path plan = home.resolve("two.json");
+        Files.writeString(plan, "{\"rtbox_plan\":1,\"name\":\"two\",\"probe\":\"timer\",\"duration\":\"1s\","
+                + "\"warmup\":\"0\",\"thresholds\":{\"max_us\":1000000},"
+                + "\"cells\":[{\"name\":\"first\"},{\"name\":\"second\"}]}");
+        Path report = home.resolve("report");
+        job = new Rtbox(home);
+        Rtbox.Result r = job.run(300, "job", plan.toString(), "--report", report.toString());
+        // PASS, or INCONCLUSIVE when this loaded machine stalled the JVM; never an error.
+        assertTrue(r.exitCode() == 0 || r.exitCode() == 3, "exit " + r.exitCode() + ": " + r.stdout() + r.stderr());
+        assertTrue(r.stdout().contains("OVERALL "), r.stdout());
+        for (String f : List.of("report.txt", "report.json", "report.html", "report.hlog", "cell-1.json",
+                "cell-2.json")) {
+            assertTrue(Files.size(report.resolve(f)) > 0, f + " missing or empty: " + r.stdout() + r.stderr());
+        }
+        com.google.gson.JsonObject json = com.google.gson.JsonParser.parseString(
+                Files.readString(report.resolve("report.json"))).getAsJsonObject();
+        assertEquals("two", json.get("plan").getAsString());
+        assertEquals(2, json.getAsJsonArray("cells").size());
+        assertTrue(json.getAsJsonArray("cells").get(1).getAsJsonObject().getAsJsonObject("report")
+                .getAsJsonObject("result").has("threads"), "cell 2 has its full run report");
+        assertTrue(Files.readString(report.resolve("report.html")).contains("second"));
+        try (Stream<Path> m = Files.list(report.resolve("mqtt"))) {
+            assertEquals(3, m.count(), "the plan's result and its two cells, as they came over MQTT");
+        }
+        assertEquals(List.of(), processesOf(home), "processes of this job left running");
+    }
+
     /** The broker's port, from the job's "broker on tcp://127.0.0.1:PORT" line. */
     static int awaitPort(Rtbox r, long timeoutMs) throws InterruptedException {
         Pattern line = Pattern.compile("broker on tcp://127\\.0\\.0\\.1:(\\d+)");

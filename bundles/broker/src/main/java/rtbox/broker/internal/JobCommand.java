@@ -23,6 +23,8 @@ import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
 
 import picocli.CommandLine;
+import rtbox.plan.PlanReports;
+import rtbox.plan.PlanRun;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -46,7 +48,8 @@ import picocli.CommandLine.Unmatched;
 @Command(name = "job", description = {
         "The all-in-one default: the embedded broker, this machine's appliance ('" + JobCommand.APPLIANCE + "')"
                 + " and one rtbox ctl command against it.",
-        "  rtbox job PLAN.json [--report DIR]      runs a plan (rtbox ctl plan " + JobCommand.APPLIANCE + " ...)",
+        "  rtbox job PLAN.json [--report DIR]      runs a plan (rtbox ctl plan " + JobCommand.APPLIANCE + " ...)"
+                + " and writes its report",
         "  rtbox job run " + JobCommand.APPLIANCE + " timer -D 10s        any rtbox ctl command"})
 public class JobCommand implements Callable<Integer> {
     static final String APPLIANCE = "local";
@@ -130,7 +133,36 @@ public class JobCommand implements Callable<Integer> {
                 err.println("rtbox job: error: " + e.getMessage());
                 return ERROR;
             });
-            return cl.execute(full.toArray(String[]::new));
+            Path report = report(args);
+            if (report != null && Files.isDirectory(messages(report))) {
+                // Only this run's messages: an older job's in the same folder would mix in.
+                try (DirectoryStream<Path> old = Files.newDirectoryStream(messages(report), APPLIANCE + "-*.json")) {
+                    for (Path f : old) {
+                        Files.delete(f);
+                    }
+                }
+            }
+            int code = cl.execute(full.toArray(String[]::new));
+            if (report != null) {
+                PlanRun run = Files.isDirectory(messages(report)) ? JobReport.read(messages(report), APPLIANCE) : null;
+                if (run == null) {
+                    err.println("rtbox job: no plan result arrived, so there is no report in " + report);
+                    return ERROR;
+                }
+                PrintWriter out = spec.commandLine().getOut();
+                out.print(PlanReports.table(run));
+                out.println("OVERALL " + run.verdict().outcome() + ": " + run.verdict().reason());
+                List<Path> files = JobReport.write(run, report, "rtbox plan " + run.plan() + " on '" + APPLIANCE
+                        + "' over MQTT (" + run.id() + ")");
+                StringBuilder names = new StringBuilder();
+                for (Path f : files) {
+                    names.append(names.length() == 0 ? "" : ", ").append(f.getFileName());
+                }
+                out.println("rtbox job: report in " + report + ": " + names + " (the MQTT messages in "
+                        + messages(report) + ")");
+                out.flush();
+            }
+            return code;
         } catch (IOException | IllegalArgumentException e) {
             err.println("rtbox job: " + e.getMessage());
             return ERROR;
@@ -140,17 +172,53 @@ public class JobCommand implements Callable<Integer> {
         }
     }
 
-    /** The ctl command to run: {@code PLAN.json ...} is short for {@code plan local PLAN.json ...}. */
+    /**
+     * The ctl command to run: {@code PLAN.json [--report DIR] ...} is short for
+     * {@code plan local PLAN.json --out DIR/mqtt ...} (the job then writes DIR's report from
+     * those messages). Null when there is no command.
+     */
     static List<String> ctlArguments(List<String> args) {
         if (args.isEmpty() || args.get(0).startsWith("-")) {
             return null;
         }
-        List<String> a = new ArrayList<>(args);
-        if (a.get(0).endsWith(".json")) {
-            a.add(0, APPLIANCE);
-            a.add(0, "plan");
+        List<String> a = new ArrayList<>();
+        if (args.get(0).endsWith(".json")) {
+            a.add("plan");
+            a.add(APPLIANCE);
+            for (int i = 0; i < args.size(); i++) {
+                String s = args.get(i);
+                if (s.equals("--report") && i + 1 < args.size()) {
+                    a.add("--out=" + messages(Path.of(args.get(++i))));
+                } else if (s.startsWith("--report=")) {
+                    a.add("--out=" + messages(Path.of(s.substring("--report=".length()))));
+                } else {
+                    a.add(s);
+                }
+            }
+            return a;
         }
+        a.addAll(args);
         return a;
+    }
+
+    /** The report folder a plan shorthand asked for, or null. */
+    static Path report(List<String> args) {
+        if (args.isEmpty() || !args.get(0).endsWith(".json")) {
+            return null;
+        }
+        for (int i = 0; i < args.size(); i++) {
+            if (args.get(i).equals("--report") && i + 1 < args.size()) {
+                return Path.of(args.get(i + 1));
+            } else if (args.get(i).startsWith("--report=")) {
+                return Path.of(args.get(i).substring("--report=".length()));
+            }
+        }
+        return null;
+    }
+
+    /** Where the plan's MQTT messages go, as rtbox ctl plan --out writes them: beside the report. */
+    static Path messages(Path report) {
+        return report.resolve("mqtt");
     }
 
     private Object ctl() throws InvalidSyntaxException {
