@@ -118,6 +118,31 @@ class JobIT {
         assertEquals(List.of(), processesOf(home), "processes of this job left running");
     }
 
+    /**
+     * A job killed outright (SIGKILL) leaves its appliance running: Java cannot have it die
+     * with its parent. The next job stops that one before it starts its own on the same
+     * framework storage, and leaves nothing behind either.
+     */
+    @Test
+    void theNextJobStopsTheApplianceAKilledJobLeft() throws Exception {
+        job = new Rtbox(home);
+        job.start("job", "run", "local", "timer", "-D", "60s");
+        awaitPort(job, 120_000);
+        long end = System.currentTimeMillis() + 120_000;
+        while (job.err.stream().noneMatch(l -> l.contains("online after")) && System.currentTimeMillis() < end) {
+            Thread.sleep(100);
+        }
+        job.close(); // SIGKILL
+        Thread.sleep(500);
+        assertEquals(1, processesOf(home).size(), "the killed job's appliance: " + processesOf(home));
+        try (Rtbox again = new Rtbox(home)) {
+            Rtbox.Result r = again.run(300, "job", "run", "local", "timer", "-D", "1s");
+            assertTrue(r.exitCode() == 0 || r.exitCode() == 1, "exit " + r.exitCode() + ": " + r.stdout() + r.stderr());
+            assertTrue(r.stderr().contains("stopping the appliance an earlier job left running"), r.stderr());
+        }
+        assertEquals(List.of(), processesOf(home), "processes of these jobs left running");
+    }
+
     /** The broker's port, from the job's "broker on tcp://127.0.0.1:PORT" line. */
     static int awaitPort(Rtbox r, long timeoutMs) throws InterruptedException {
         Pattern line = Pattern.compile("broker on tcp://127\\.0\\.0\\.1:(\\d+)");

@@ -258,6 +258,7 @@ public class JobCommand implements Callable<Integer> {
                 "username=" + APPLIANCE,
                 "passwordFile=" + passwordFile,
                 ""), StandardCharsets.UTF_8);
+        stopLeftover(local);
         ProcessBuilder pb = new ProcessBuilder(launcher, "serve");
         pb.environment().put("RTBOX_HOME", home.toString());
         pb.environment().put("RTBOX_DATA", local.toString());
@@ -265,7 +266,39 @@ public class JobCommand implements Callable<Integer> {
         pb.environment().put("RTBOX_JAVA_OPTS", (opts + " -Dfelix.fileinstall.dir=" + etc).trim());
         pb.redirectErrorStream(true);
         pb.redirectOutput(log.toFile());
-        return pb.start();
+        Process p = pb.start();
+        Files.writeString(local.resolve("appliance.pid"), Long.toString(p.pid()) + "\n", StandardCharsets.UTF_8);
+        return p;
+    }
+
+    /**
+     * The appliance of a job that was killed (SIGKILL leaves its child running): stopped
+     * before a new one starts on the same framework storage, which two must not share.
+     */
+    private static void stopLeftover(Path local) throws IOException {
+        Path pidFile = local.resolve("appliance.pid");
+        if (!Files.exists(pidFile)) {
+            return;
+        }
+        String storage = local.resolve("framework").toString();
+        try {
+            long pid = Long.parseLong(Files.readString(pidFile, StandardCharsets.UTF_8).strip());
+            ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
+                    .filter(h -> h.info().arguments().map(a -> String.join(" ", a).contains(storage)).orElse(false))
+                    .ifPresent(h -> {
+                        System.err.println("rtbox job: stopping the appliance an earlier job left running (pid " + pid
+                                + ")");
+                        h.destroy();
+                        try {
+                            h.onExit().get(30, TimeUnit.SECONDS);
+                        } catch (Exception e) {
+                            h.destroyForcibly();
+                        }
+                    });
+        } catch (NumberFormatException e) {
+            // not ours to read: a new one is written below
+        }
+        Files.deleteIfExists(pidFile);
     }
 
     /** Until the appliance subscribed to its commands: false (said why) if it died or took over 2 minutes. */
