@@ -551,7 +551,8 @@ public class Appliance implements MqttCallbackExtended {
 
     // ---- runs ----
 
-    private Reply run(JsonObject c, String requestId) throws RtboxException {
+    /** 409 while a run or plan is under way, or while the outbox is full; null when a new one may start. */
+    private Reply refuseNew(String what) {
         RunSession s;
         synchronized (this) {
             s = active;
@@ -561,7 +562,15 @@ public class Appliance implements MqttCallbackExtended {
         }
         if (outbox.full()) {
             return Reply.conflict("the outbox holds " + outbox.bytes() + " bytes of undelivered messages (limit "
-                    + outbox.maxBytes() + "): no new run until they are delivered");
+                    + outbox.maxBytes() + "): no new " + what + " until they are delivered");
+        }
+        return null;
+    }
+
+    private Reply run(JsonObject c, String requestId) throws RtboxException {
+        Reply refused = refuseNew("run");
+        if (refused != null) {
+            return refused;
         }
         String runId = RunJson.string(c, "run", null);
         if (runId != null) {
@@ -744,16 +753,9 @@ public class Appliance implements MqttCallbackExtended {
      * messages (PlanMessages) follow the reply: the run thread waits for it.
      */
     private Reply plan(JsonObject c, String requestId) throws RtboxException {
-        RunSession s;
-        synchronized (this) {
-            s = active;
-        }
-        if (s != null) {
-            return Reply.conflict(busy(s));
-        }
-        if (outbox.full()) {
-            return Reply.conflict("the outbox holds " + outbox.bytes() + " bytes of undelivered messages (limit "
-                    + outbox.maxBytes() + "): no new plan until they are delivered");
+        Reply refused = refuseNew("plan");
+        if (refused != null) {
+            return refused;
         }
         boolean inline = c.has("plan") && !c.get("plan").isJsonNull();
         String name = RunJson.string(c, "name", null);
