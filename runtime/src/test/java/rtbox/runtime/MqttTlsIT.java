@@ -106,4 +106,38 @@ class MqttTlsIT extends MqttFixture {
         JsonObject status = control.reply(A, control.command(A, "status", ""), 10_000).json();
         assertEquals(200, status.get("code").getAsInt());
     }
+
+    @Test
+    void ctlListsOverTlsWithItsCaAndRefusesABrokerItsCaDidNotSign() throws Exception {
+        Certs certs = new Certs(pki);
+        Path ca = certs.ca("ca");
+        Path otherCa = certs.ca("other-ca");
+        certs.server("server", "ca");
+        broker = new Mosquitto(brokerDir, false, new Mosquitto.Tls(pki.resolve("server.crt"),
+                pki.resolve("server.key"), ca, false), A);
+        control();
+        rtbox = new Rtbox(home);
+        MqttIT.configure(rtbox, broker, A);
+        rtbox.start("serve");
+        awaitOnline();
+
+        Rtbox.Result list = ctl("list", "--ca=" + ca);
+        assertEquals(0, list.exitCode(), list.stdout() + list.stderr());
+        assertTrue(list.stdout().contains("a1") && list.stdout().contains("online"), list.stdout());
+
+        Rtbox.Result refused = ctl("list", "--ca=" + otherCa);
+        assertEquals(2, refused.exitCode(), refused.stdout() + refused.stderr());
+        assertTrue(refused.stderr().contains("cannot connect to " + broker.tlsUri())
+                && refused.stderr().contains("not signed by a CA in --ca"), refused.stderr());
+    }
+
+    /** rtbox ctl over the broker's TLS listener as the control room, in a home of its own. */
+    private Rtbox.Result ctl(String verb, String... options) throws Exception {
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("ctl", verb,
+                "--broker=" + broker.tlsUri(), "--user=" + Mosquitto.CONTROL, "--password=" + Mosquitto.PASSWORD));
+        args.addAll(java.util.List.of(options));
+        try (Rtbox c = new Rtbox(Files.createTempDirectory(pki, "ctl"))) {
+            return c.run(120, args.toArray(String[]::new));
+        }
+    }
 }

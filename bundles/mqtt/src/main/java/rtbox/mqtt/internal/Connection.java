@@ -65,13 +65,24 @@ final class Connection {
     }
 
     private static SSLContext tls(MqttConfig config) throws IOException, GeneralSecurityException {
+        return tls(config.tlsTrustStore(), config.tlsTrustStorePassword(), config.tlsKeyStore(),
+                config.tlsKeyStorePassword());
+    }
+
+    /**
+     * TLS that trusts the CAs in {@code trustStore} (PEM certificates, PKCS12 or JKS; the
+     * JVM's CAs when empty) and presents the key in {@code keyStore} (PKCS12 or JKS; none
+     * when empty). The appliance's configuration and {@code rtbox ctl}'s options both end here.
+     */
+    static SSLContext tls(String trustStore, String trustStorePassword, String keyStore, String keyStorePassword)
+            throws IOException, GeneralSecurityException {
         TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(load(config.tlsTrustStore(), config.tlsTrustStorePassword(), "tlsTrustStore"));
+        tmf.init(load(trustStore, trustStorePassword, "tlsTrustStore"));
         KeyManagerFactory kmf = null;
-        if (config.tlsKeyStore() != null && !config.tlsKeyStore().isBlank()) {
+        if (keyStore != null && !keyStore.isBlank()) {
+            String pw = keyStorePassword == null ? "" : keyStorePassword;
             kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            kmf.init(load(config.tlsKeyStore(), config.tlsKeyStorePassword(), "tlsKeyStore"),
-                    config.tlsKeyStorePassword().toCharArray());
+            kmf.init(load(keyStore, pw, "tlsKeyStore"), pw.toCharArray());
         }
         SSLContext ctx = SSLContext.getInstance("TLS");
         ctx.init(kmf == null ? null : kmf.getKeyManagers(), tmf.getTrustManagers(), null);

@@ -76,6 +76,17 @@ public class CtlCommand implements Callable<Integer> {
                 description = "Read the password from FILE (default \\$RTBOX_PASSWORD_FILE), e.g. rtbox broker's"
                         + " data/broker/password.")
         String passwordFile;
+        @Option(names = "--ca", paramLabel = "FILE", defaultValue = "${env:RTBOX_CA:-}",
+                description = "For ssl:// brokers: the CA certificates (PEM, as mosquitto's cafile) or trust store"
+                        + " (PKCS12, JKS) that signed the broker's certificate (default \\$RTBOX_CA, else the JVM's CAs).")
+        String ca;
+        @Option(names = "--cert", paramLabel = "FILE", defaultValue = "${env:RTBOX_CERT:-}",
+                description = "For ssl:// brokers: a client certificate and key as a PKCS12 or JKS key store"
+                        + " (default \\$RTBOX_CERT).")
+        String cert;
+        @Option(names = "--cert-password", paramLabel = "PW", defaultValue = "${env:RTBOX_CERT_PASSWORD:-}",
+                description = "The key store's password (default \\$RTBOX_CERT_PASSWORD).")
+        String certPassword;
 
         final BlockingQueue<String[]> received = new LinkedBlockingQueue<>();
 
@@ -112,11 +123,26 @@ public class CtlCommand implements Callable<Integer> {
                 }
                 o.setPassword(p == null ? new char[0] : p.toCharArray());
             }
+            if (uri.startsWith("ssl://")) {
+                try {
+                    o.setSocketFactory(Connection.tls(ca, null, cert, certPassword).getSocketFactory());
+                } catch (java.io.IOException | java.security.GeneralSecurityException e) {
+                    throw new MqttException(MqttException.REASON_CODE_CLIENT_EXCEPTION,
+                            new java.io.IOException("TLS options (--ca, --cert): " + e.getMessage(), e));
+                }
+                o.setHttpsHostnameVerificationEnabled(true);
+            }
             c.connect(o);
             for (String t : topics) {
                 c.subscribe(t, 1);
             }
             return c;
+        }
+
+        /** Paho's error with what to fix; a TLS refusal names --ca, the option that is at fault here. */
+        String describe(MqttException e) {
+            return Connection.describe(e).replace("a CA in tlsTrustStore", "a CA in --ca")
+                    .replace("host in brokers", "host in --broker");
         }
 
         static void close(MqttClient c) {
@@ -156,7 +182,7 @@ public class CtlCommand implements Callable<Integer> {
             try {
                 c = broker.connect(Topics.ROOT + "/up/+/status");
             } catch (MqttException e) {
-                spec.commandLine().getErr().println("rtbox ctl: cannot connect to " + broker.uri + ": " + e.getMessage());
+                spec.commandLine().getErr().println("rtbox ctl: cannot connect to " + broker.uri + ": " + broker.describe(e));
                 return ERROR;
             }
             Map<String, JsonObject> seen = new TreeMap<>();
@@ -247,7 +273,7 @@ public class CtlCommand implements Callable<Integer> {
             try {
                 c = broker.connect(topics.toArray(String[]::new));
             } catch (MqttException e) {
-                err.println("rtbox ctl: cannot connect to " + broker.uri + ": " + e.getMessage());
+                err.println("rtbox ctl: cannot connect to " + broker.uri + ": " + broker.describe(e));
                 return ERROR;
             }
             Map<String, String> requests = new LinkedHashMap<>(); // request id -> appliance
@@ -360,7 +386,7 @@ public class CtlCommand implements Callable<Integer> {
             try {
                 c = broker.connect(Topics.up(appliance) + "/reply/+");
             } catch (MqttException e) {
-                err.println("rtbox ctl: cannot connect to " + broker.uri + ": " + e.getMessage());
+                err.println("rtbox ctl: cannot connect to " + broker.uri + ": " + broker.describe(e));
                 return ERROR;
             }
             try {

@@ -268,7 +268,7 @@ final class CtlPlans {
             try {
                 c = broker.connect(topics.toArray(String[]::new));
             } catch (MqttException e) {
-                err.println("rtbox ctl: cannot connect to " + broker.uri + ": " + e.getMessage());
+                err.println("rtbox ctl: cannot connect to " + broker.uri + ": " + broker.describe(e));
                 return ERROR;
             }
             try {
@@ -309,7 +309,7 @@ final class CtlPlans {
             try {
                 c = broker.connect(topics(appliance).toArray(String[]::new));
             } catch (MqttException e) {
-                err.println("rtbox ctl: cannot connect to " + broker.uri + ": " + e.getMessage());
+                err.println("rtbox ctl: cannot connect to " + broker.uri + ": " + broker.describe(e));
                 return ERROR;
             }
             try {
