@@ -139,8 +139,18 @@ public class CtlCommand implements Callable<Integer> {
             return c;
         }
 
+        /** Connects and subscribes, or says on {@code err} why not and returns null (the command then exits 2). */
+        MqttClient connectOrSay(PrintWriter err, String... topics) {
+            try {
+                return connect(topics);
+            } catch (MqttException e) {
+                err.println("rtbox ctl: cannot connect to " + uri + ": " + describe(e));
+                return null;
+            }
+        }
+
         /** Paho's error with what to fix; a TLS refusal names --ca, the option that is at fault here. */
-        String describe(MqttException e) {
+        private String describe(MqttException e) {
             return Connection.describe(e).replace("a CA in tlsTrustStore", "a CA in --ca")
                     .replace("host in brokers", "host in --broker");
         }
@@ -178,11 +188,8 @@ public class CtlCommand implements Callable<Integer> {
         @Override
         public Integer call() throws Exception {
             PrintWriter out = spec.commandLine().getOut();
-            MqttClient c;
-            try {
-                c = broker.connect(Topics.ROOT + "/up/+/status");
-            } catch (MqttException e) {
-                spec.commandLine().getErr().println("rtbox ctl: cannot connect to " + broker.uri + ": " + broker.describe(e));
+            MqttClient c = broker.connectOrSay(spec.commandLine().getErr(), Topics.ROOT + "/up/+/status");
+            if (c == null) {
                 return ERROR;
             }
             Map<String, JsonObject> seen = new TreeMap<>();
@@ -269,11 +276,8 @@ public class CtlCommand implements Callable<Integer> {
                 topics.add(Topics.up(a) + "/reply/+");
                 topics.add(Topics.up(a) + "/runs/+/+");
             }
-            MqttClient c;
-            try {
-                c = broker.connect(topics.toArray(String[]::new));
-            } catch (MqttException e) {
-                err.println("rtbox ctl: cannot connect to " + broker.uri + ": " + broker.describe(e));
+            MqttClient c = broker.connectOrSay(err, topics.toArray(String[]::new));
+            if (c == null) {
                 return ERROR;
             }
             Map<String, String> requests = new LinkedHashMap<>(); // request id -> appliance
@@ -382,11 +386,8 @@ public class CtlCommand implements Callable<Integer> {
             if (replace != null) {
                 cmd.addProperty("bundle", replace);
             }
-            MqttClient c;
-            try {
-                c = broker.connect(Topics.up(appliance) + "/reply/+");
-            } catch (MqttException e) {
-                err.println("rtbox ctl: cannot connect to " + broker.uri + ": " + broker.describe(e));
+            MqttClient c = broker.connectOrSay(err, Topics.up(appliance) + "/reply/+");
+            if (c == null) {
                 return ERROR;
             }
             try {

@@ -14,7 +14,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
 import org.eclipse.paho.client.mqttv3.MqttClient;
-import org.eclipse.paho.client.mqttv3.MqttException;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
@@ -264,11 +263,8 @@ final class CtlPlans {
                 all.add(new Follow(a.trim()));
                 topics.addAll(topics(a.trim()));
             }
-            MqttClient c;
-            try {
-                c = broker.connect(topics.toArray(String[]::new));
-            } catch (MqttException e) {
-                err.println("rtbox ctl: cannot connect to " + broker.uri + ": " + broker.describe(e));
+            MqttClient c = broker.connectOrSay(err, topics.toArray(String[]::new));
+            if (c == null) {
                 return ERROR;
             }
             try {
@@ -305,11 +301,8 @@ final class CtlPlans {
         public Integer call() throws Exception {
             PrintWriter o = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
-            MqttClient c;
-            try {
-                c = broker.connect(topics(appliance).toArray(String[]::new));
-            } catch (MqttException e) {
-                err.println("rtbox ctl: cannot connect to " + broker.uri + ": " + broker.describe(e));
+            MqttClient c = broker.connectOrSay(err, topics(appliance).toArray(String[]::new));
+            if (c == null) {
                 return ERROR;
             }
             try {
