@@ -632,16 +632,7 @@ public class Appliance implements MqttCallbackExtended {
     private void sendRun(RunSession s, String topic, java.util.function.LongFunction<JsonObject> message) {
         synchronized (s) {
             long seq = s.sequence() + 1;
-            try {
-                outbox.add(topic, Payloads.bytes(message.apply(seq)), () -> s.queued(seq));
-            } catch (IOException e) {
-                System.err.println(LOG + "outbox: cannot queue message " + seq + " of run " + s.id + ": "
-                        + e.getMessage());
-                return;
-            }
-        }
-        if (!closing) {
-            io.execute(this::drain);
+            sendAt(s, topic, seq, message.apply(seq));
         }
     }
 
