@@ -1,5 +1,6 @@
 package rtbox.runtime;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import java.nio.file.Path;
@@ -37,6 +38,15 @@ abstract class MqttFixture {
     List<Long> sequences(String run) {
         return control.all(m -> m.topic().startsWith("rtbox/v1/up/a1/runs/" + run + "/")).stream()
                 .map(m -> m.json().get("sequence").getAsLong()).distinct().sorted().toList();
+    }
+
+    /** {@code run}'s messages carry the sequence numbers 1..last, each once: none lost, none doubled. */
+    void assertGapless(String run, long last) {
+        List<Long> seqs = sequences(run);
+        assertEquals(last, seqs.size(), "sequence numbers " + seqs);
+        for (int i = 0; i < seqs.size(); i++) {
+            assertEquals(i + 1, seqs.get(i), "sequence numbers " + seqs);
+        }
     }
 
     @AfterEach

@@ -31,15 +31,20 @@ class MqttTlsIT extends MqttFixture {
         control = new ControlRoom(broker.uri(), Mosquitto.CONTROL, Mosquitto.PASSWORD, "rtbox/v1/up/#");
     }
 
+    /** A mosquitto with a TLS listener whose server certificate {@code ca} signed, and the control room on its plain one. */
+    private void tlsBroker(Certs certs, Path ca, boolean clientCertificates) throws Exception {
+        certs.server("server", "ca");
+        broker = new Mosquitto(brokerDir, false, new Mosquitto.Tls(pki.resolve("server.crt"),
+                pki.resolve("server.key"), ca, clientCertificates), A);
+        control();
+    }
+
     @Test
     void aPlanResultArrivesOverTlsWithAClientCertificate() throws Exception {
         Certs certs = new Certs(pki);
         Path ca = certs.ca("ca");
-        certs.server("server", "ca");
         Path p12 = certs.client(A, "ca");
-        broker = new Mosquitto(brokerDir, false, new Mosquitto.Tls(pki.resolve("server.crt"),
-                pki.resolve("server.key"), ca, true), A);
-        control();
+        tlsBroker(certs, ca, true);
         rtbox = new Rtbox(home);
         Files.writeString(rtbox.home.resolve("etc/rtbox.mqtt.cfg"), String.join("\n",
                 "brokers=" + broker.tlsUri(),
@@ -73,10 +78,7 @@ class MqttTlsIT extends MqttFixture {
         Certs certs = new Certs(pki);
         Path ca = certs.ca("ca");
         Path otherCa = certs.ca("other-ca");
-        certs.server("server", "ca");
-        broker = new Mosquitto(brokerDir, false, new Mosquitto.Tls(pki.resolve("server.crt"),
-                pki.resolve("server.key"), ca, false), A);
-        control();
+        tlsBroker(certs, ca, false);
         rtbox = new Rtbox(home);
         Path cfg = rtbox.home.resolve("etc/rtbox.mqtt.cfg");
         String config = String.join("\n",
@@ -112,10 +114,7 @@ class MqttTlsIT extends MqttFixture {
         Certs certs = new Certs(pki);
         Path ca = certs.ca("ca");
         Path otherCa = certs.ca("other-ca");
-        certs.server("server", "ca");
-        broker = new Mosquitto(brokerDir, false, new Mosquitto.Tls(pki.resolve("server.crt"),
-                pki.resolve("server.key"), ca, false), A);
-        control();
+        tlsBroker(certs, ca, false);
         rtbox = new Rtbox(home);
         MqttIT.configure(rtbox, broker, A);
         rtbox.start("serve");
