@@ -111,7 +111,12 @@ class JobIT {
         assertEquals(2, json.getAsJsonArray("cells").size());
         assertTrue(json.getAsJsonArray("cells").get(1).getAsJsonObject().getAsJsonObject("report")
                 .getAsJsonObject("result").has("threads"), "cell 2 has its full run report");
-        assertTrue(Files.readString(report.resolve("report.html")).contains("second"));
+        String html = Files.readString(report.resolve("report.html"));
+        assertTrue(html.contains("second"));
+        // the user's plan file in the header and each cell's command, not the appliance's copy of it
+        assertTrue(html.contains("plan file: <b>" + plan + "</b>"), "plan file in the report's header");
+        assertTrue(html.contains("rtbox plan run " + plan + " # cell 2"), "plan file in the cell's command");
+        assertTrue(html.contains("data-plot=\"overlay\""), "both cells overlaid");
         try (Stream<Path> m = Files.list(report.resolve("mqtt"))) {
             assertEquals(3, m.count(), "the plan's result and its two cells, as they came over MQTT");
         }

@@ -78,7 +78,8 @@ class PlanIT {
             assertEquals(4, json.getAsJsonArray("cells").size());
             assertEquals("complete", json.get("state").getAsString());
             assertTrue(Files.readString(dir.resolve("report.txt")).contains("OVERALL "));
-            assertTrue(Files.readString(dir.resolve("report.html")).contains("<svg"));
+            String html = Files.readString(dir.resolve("report.html"));
+            assertTrue(html.contains("plan file: <b>" + f + "</b>") && html.contains("data-plot=\"overlay\""));
             assertTrue(Files.exists(dir.resolve("cell-4.json")));
             String id = json.get("id").getAsString();
             Rtbox.Result single = new Rtbox(home).run(60, "run", "timer", "-D", "1s", "--warmup", "200ms");

@@ -1,8 +1,10 @@
 /**
- * Reports for people: a self-contained HTML page with inline SVG plots (latency
- * histograms per CPU on a log-scale count axis, spikes over time coloured by cause,
- * and the matrix table of cells), readable offline and in any browser.
+ * Reports for people: a self-contained HTML page whose plots are drawn by uPlot and
+ * rtbox's plots.js, both inlined (latency histograms per CPU on log axes with the
+ * thresholds drawn, all cells overlaid, spikes over time coloured by cause, and the
+ * matrix table of cells), readable offline and in any browser; and {@link
+ * rtbox.report.PlotAssets}, the same plot code for the control room's pages.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.0.0")
+@org.osgi.annotation.versioning.Version("1.1.0")
 package rtbox.report;

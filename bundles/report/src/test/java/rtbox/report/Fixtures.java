@@ -3,6 +3,7 @@ package rtbox.report;
 import java.util.List;
 import java.util.Map;
 
+import rtbox.api.result.Check;
 import rtbox.api.result.CorrectedLatency;
 import rtbox.api.result.Histogram;
 import rtbox.api.result.ProbeResult;
@@ -17,10 +18,10 @@ final class Fixtures {
     private Fixtures() {
     }
 
-    static ThreadResult thread(int index, int cpu, List<Spike> spikes) {
-        long[] counts = new long[200];
-        for (int i = 40; i < 120; i++) {
-            counts[i] = Math.max(1, 5000 / (1 + Math.abs(i - 60 - 10 * index)));
+    static ThreadResult thread(int index, int cpu, List<Spike> spikes, int shift) {
+        long[] counts = new long[400];
+        for (int i = 40 + shift; i < 120 + shift; i++) {
+            counts[i] = Math.max(1, 5000 / (1 + Math.abs(i - 60 - shift - 10 * index)));
         }
         long n = 0;
         for (long c : counts) {
@@ -32,15 +33,24 @@ final class Fixtures {
     }
 
     static RunReport report(String command) {
+        return report(command, 0);
+    }
+
+    /**
+     * A run whose histograms sit {@code shiftBuckets} further right (a loaded cell against
+     * an idle one), with a max_latency_us threshold of 1000 us.
+     */
+    static RunReport report(String command, int shiftBuckets) {
         List<Spike> spikes0 = List.of(new Spike(0, 1_000_000_000L, 49_000_000, "RT throttling", "950000 of 1000000"),
                 new Spike(0, 2_000_000_000L, 51_000_000, "RT throttling", "950000 of 1000000"),
                 new Spike(0, 2_500_000_000L, 3_000_000, "JVM pause", "safepoint G1"));
         List<Spike> spikes1 = List.of(new Spike(1, 1_500_000_000L, 900_000, "unexplained", "kernel or hardware"));
         ProbeResult r = new ProbeResult("timer", "", "CLOCK_MONOTONIC", 0, 3_000_000_000L, true,
-                List.of(thread(0, 0, spikes0), thread(1, 1, spikes1)), Map.of("interval_us", 1000.0), List.of("a note"));
+                List.of(thread(0, 0, spikes0, shiftBuckets), thread(1, 1, spikes1, shiftBuckets)), Map.of("interval_us", 1000.0), List.of("a note"));
         return new RunReport(RunReport.SCHEMA, "run-1", 0, 3000, command, r,
                 new Histogram(1000, new long[10], 0, 0, 0, 0, 0, 0, 0, 0), List.of(), Map.of(), List.of(),
                 new SystemInfo(Map.of("release", "6.1.0", "preemption", "PREEMPT_RT", "cpu_model", "Pentium III")),
-                new Verdict(Verdict.Outcome.FAIL, List.of(), "max_latency_us 51000 > 1000 <&>"));
+                new Verdict(Verdict.Outcome.FAIL, List.of(new Check("max_latency_us", 1000, 51000, Verdict.Outcome.FAIL,
+                        "max_latency_us 51000 > 1000")), "max_latency_us 51000 > 1000 <&>"));
     }
 }

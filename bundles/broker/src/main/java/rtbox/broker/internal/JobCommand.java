@@ -153,7 +153,7 @@ public class JobCommand implements Callable<Integer> {
                 out.print(PlanReports.table(run));
                 out.println("OVERALL " + run.verdict().outcome() + ": " + run.verdict().reason());
                 List<Path> files = JobReport.write(run, report, "rtbox plan " + run.plan() + " on '" + APPLIANCE
-                        + "' over MQTT (" + run.id() + ")");
+                        + "' over MQTT (" + run.id() + ")", args.get(0));
                 StringBuilder names = new StringBuilder();
                 for (Path f : files) {
                     names.append(names.length() == 0 ? "" : ", ").append(f.getFileName());

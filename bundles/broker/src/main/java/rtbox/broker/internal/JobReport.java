@@ -85,8 +85,11 @@ final class JobReport {
                         result.get("reason").getAsString()));
     }
 
-    /** Writes report.txt, report.json, cell-N.json, report.html and report.hlog; returns them. */
-    static List<Path> write(PlanRun run, Path dir, String title) throws IOException {
+    /**
+     * Writes report.txt, report.json, cell-N.json, report.html and report.hlog; returns them.
+     * {@code planFile} is the plan file as the user named it (the appliance ran a copy).
+     */
+    static List<Path> write(PlanRun run, Path dir, String title, String planFile) throws IOException {
         List<Path> files = new ArrayList<>(PlanReports.write(run, dir));
         List<ReportCell> cells = new ArrayList<>();
         for (CellResult c : run.cells()) {
@@ -95,7 +98,7 @@ final class JobReport {
             }
         }
         Path html = dir.resolve("report.html");
-        Files.writeString(html, HtmlReport.render(title, run.verdict().outcome() + ": " + run.verdict().reason(), cells),
+        Files.writeString(html, HtmlReport.render(title, planFile, run.verdict().outcome() + ": " + run.verdict().reason(), cells),
                 StandardCharsets.UTF_8);
         files.add(html);
         Path hlog = dir.resolve("report.hlog");

@@ -173,6 +173,7 @@ class PlanCommand implements Callable<Integer> {
                     }
                     Path html = report.resolve("report.html");
                     Files.writeString(html, HtmlReport.render("rtbox plan " + run.plan() + " (" + run.id() + ")",
+                            file.toString(),
                             run.verdict().outcome() + ": " + run.verdict().reason(), cells), StandardCharsets.UTF_8);
                     files.add(html);
                     Path hlog = report.resolve("report.hlog");

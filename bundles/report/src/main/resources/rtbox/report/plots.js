@@ -1,0 +1,382 @@
+// rtbox's plots, written once for the HTML report (inlined into it) and for the
+// control room's pages (served from rtbox.report's bundle). Drawn with uPlot, which
+// must be loaded first as the global `uPlot` (its webjar's uPlot.iife.min.js): the
+// report inlines it, the control room serves it, so nothing comes from a CDN.
+//
+// The plots take a "cell" model (see cellFromRunReport for its fields): latencies
+// in microseconds, spike times in seconds. HtmlReport writes the same model in Java.
+
+/** One colour per CPU (index = CPU number modulo the list), as HtmlReport.THREAD_COLOURS. */
+export const CPU_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2"];
+/** Colours of spike causes (a cause starting with one of these names); any other cause is grey. */
+export const CAUSE_COLOURS = {
+  "RT throttling": "#ff7f0e",
+  "JVM pause": "#9400d3",
+  "workload": "#17becf",
+  "machine-wide stall": "#7f7f00",
+  "unexplained": "#000000",
+};
+/** One colour per cell when the cells of a plan are overlaid (or two runs compared). */
+export const CELL_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf"];
+/** The threshold line: a colour no series uses, so a reader (and a pixel test) tells it apart. */
+export const THRESHOLD_COLOUR = "#ff00ff";
+/** Grid lines, opaque so that they look the same on every screen and in every screenshot. */
+export const GRID_COLOUR = "#dddddd";
+
+const OTHER_CAUSE = "#999999";
+
+export function cpuColour(cpu) {
+  return CPU_COLOURS[((cpu % CPU_COLOURS.length) + CPU_COLOURS.length) % CPU_COLOURS.length];
+}
+
+export function causeColour(cause) {
+  for (const [name, colour] of Object.entries(CAUSE_COLOURS)) {
+    if (cause != null && cause.startsWith(name)) return colour;
+  }
+  return OTHER_CAUSE;
+}
+
+/** The cause's group name in legends and lists: one of CAUSE_COLOURS' names, or the cause itself. */
+export function causeGroup(cause) {
+  for (const name of Object.keys(CAUSE_COLOURS)) {
+    if (cause != null && cause.startsWith(name)) return name;
+  }
+  return cause || "unknown";
+}
+
+/**
+ * The cell model from a RunReport as rtbox writes it in JSON (rtbox.core.Reports.json,
+ * the MQTT cell messages): {name, verdict, durationS, thresholds: {max, p99, p999}
+ * (us or null), threads: [{cpu, bucketUs, counts, overflows, samples, min, avg, p50,
+ * p99, p999, max}] (us), spikes: [{t, us, cpu, cause, detail}] (t in s)}.
+ */
+export function cellFromRunReport(name, report) {
+  const r = report.result;
+  const thresholds = { max: null, p99: null, p999: null };
+  for (const c of (report.verdict && report.verdict.checks) || []) {
+    if (c.metric === "max_latency_us") thresholds.max = c.threshold;
+    if (c.metric === "p99_us") thresholds.p99 = c.threshold;
+    if (c.metric === "p99.9_us") thresholds.p999 = c.threshold;
+  }
+  const threads = [], spikes = [];
+  for (const t of r.threads) {
+    const h = t.latency;
+    let last = h.counts.length;
+    while (last > 0 && h.counts[last - 1] === 0) last--;
+    threads.push({
+      cpu: t.cpu, bucketUs: h.bucketWidthNs / 1000, counts: h.counts.slice(0, last), overflows: h.overflows,
+      samples: h.samples, min: h.minNs / 1000, avg: h.avgNs / 1000, p50: h.p50Ns / 1000, p99: h.p99Ns / 1000,
+      p999: h.p999Ns / 1000, max: h.maxNs / 1000,
+    });
+    for (const s of t.spikes || []) {
+      spikes.push({ t: s.offsetNs / 1e9, us: s.latencyNs / 1000, cpu: t.cpu, cause: s.cause, detail: s.detail });
+    }
+  }
+  return {
+    name, verdict: report.verdict ? report.verdict.outcome : null, durationS: r.durationNs / 1e9, thresholds, threads,
+    spikes,
+  };
+}
+
+function fmtUs(v) {
+  if (v == null || !isFinite(v)) return "-";
+  if (v >= 10000) return Math.round(v).toLocaleString("en-US").replace(/,/g, " ");
+  return v >= 10 ? String(Math.round(v)) : String(Math.round(v * 10) / 10);
+}
+
+function countLabel(v) {
+  if (v == null) return "";
+  const e = Math.round(Math.log10(v));
+  return Math.abs(v - 10 ** e) < 1e-9 * v ? (e <= 3 ? String(10 ** e) : "1e" + e) : "";
+}
+
+function latencyLabel(v) {
+  if (v == null) return "";
+  if (v >= 1000000) return v / 1000000 + " s";
+  if (v >= 1000) return v / 1000 + " ms";
+  return (v < 1 ? v.toPrecision(1) : String(v)) + " us";
+}
+
+/** Grid and ticks at 1, 2 and 5 of each decade (only 1 on the count axis): lines a reader can count. */
+function logSplits(mantissas) {
+  return (u, axisIdx, min, max) => {
+    const out = [];
+    for (let e = Math.floor(Math.log10(min)); e <= Math.ceil(Math.log10(max)); e++) {
+      for (const m of mantissas) {
+        const v = m * 10 ** e;
+        if (v >= min * 0.999 && v <= max * 1.001) out.push(e < 0 ? +v.toPrecision(1) : v);
+      }
+    }
+    return out;
+  };
+}
+
+/** Labels for a log axis: every split when few decades are shown, else the decades only. */
+function logValues(format) {
+  return (u, vals) => {
+    const decades = vals.length ? Math.log10(vals[vals.length - 1] / vals[0]) : 0;
+    return vals.map((v) => (decades <= 3 || Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9 ? format(v) : ""));
+  };
+}
+
+function axisStyle(label, extra) {
+  return Object.assign({
+    label, stroke: "#333",
+    grid: { show: true, stroke: GRID_COLOUR, width: 1 },
+    ticks: { show: true, stroke: "#666", width: 1, size: 6 },
+  }, extra);
+}
+
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "style") e.style.cssText = v;
+    else if (k === "text") e.textContent = v;
+    else e.setAttribute(k, v);
+  }
+  for (const c of children) e.append(c);
+  return e;
+}
+
+function swatch(colour) {
+  return el("span", { class: "swatch", style: "display:inline-block;width:.9em;height:.9em;margin-right:.4em;"
+      + "vertical-align:-.1em;background:" + colour });
+}
+
+/** Lines across the plot at the thresholds, in THRESHOLD_COLOUR, each labelled. */
+function thresholdHook(lines, scaleKey) {
+  return (u) => {
+    const ctx = u.ctx;
+    const { left, top, width, height } = u.bbox;
+    ctx.save();
+    ctx.strokeStyle = THRESHOLD_COLOUR;
+    ctx.fillStyle = THRESHOLD_COLOUR;
+    ctx.lineWidth = 2 * devicePixelRatio;
+    ctx.font = Math.round(11 * devicePixelRatio) + "px sans-serif";
+    for (const { value, label } of lines) {
+      const sc = u.scales[scaleKey];
+      if (value == null || sc.min == null || value < sc.min || value > sc.max) continue;
+      const p = Math.round(u.valToPos(value, scaleKey, true));
+      ctx.beginPath();
+      if (scaleKey === "x") {
+        ctx.moveTo(p, top);
+        ctx.lineTo(p, top + height);
+      } else {
+        ctx.moveTo(left, p);
+        ctx.lineTo(left + width, p);
+      }
+      ctx.stroke();
+      if (scaleKey === "x") {
+        ctx.fillText(label, p + 4 * devicePixelRatio, top + 12 * devicePixelRatio);
+      } else {
+        ctx.textAlign = "right";
+        ctx.fillText(label, left + width - 4 * devicePixelRatio, p - 4 * devicePixelRatio);
+      }
+    }
+    ctx.restore();
+  };
+}
+
+/** After drawing, record where things are on the page (for pixel tests and for people's tools). */
+function markGeometry(holder, scaleKey, lines) {
+  return (u) => {
+    const box = u.over.getBoundingClientRect();
+    holder.dataset.plotBox = [box.left + scrollX, box.top + scrollY, box.width, box.height].map(Math.round).join(",");
+    const sc = u.scales[scaleKey];
+    holder.dataset.range = [sc.min, sc.max].join(",");
+    const shown = lines.filter((l) => l.value != null && l.value >= sc.min && l.value <= sc.max);
+    if (shown.length) {
+      holder.dataset.threshold = shown[0].value;
+      holder.dataset.thresholdPx = Math.round(u.valToPos(shown[0].value, scaleKey, false) + (scaleKey === "x"
+        ? box.left + scrollX : box.top + scrollY));
+    }
+  };
+}
+
+function thresholdLines(thresholds) {
+  const t = thresholds || {};
+  return [
+    { value: t.max, label: "max <= " + fmtUs(t.max) + " us" },
+    { value: t.p999, label: "p99.9 <= " + fmtUs(t.p999) + " us" },
+    { value: t.p99, label: "p99 <= " + fmtUs(t.p99) + " us" },
+  ].filter((l) => l.value != null && l.value > 0);
+}
+
+/** x values (bucket upper edges, us) and one count column per histogram, null where empty. */
+function alignHistograms(hists) {
+  const xs = new Map();
+  hists.forEach((h, k) => {
+    h.counts.forEach((c, i) => {
+      if (c > 0) {
+        const x = Math.round((i + 1) * h.bucketUs * 1000) / 1000;
+        let row = xs.get(x);
+        if (!row) xs.set(x, row = new Array(hists.length).fill(null));
+        row[k] = (row[k] || 0) + c;
+      }
+    });
+  });
+  const keys = [...xs.keys()].sort((a, b) => a - b);
+  const data = [keys];
+  hists.forEach((_, k) => data.push(keys.map((x) => xs.get(x)[k])));
+  return data;
+}
+
+function histogramOptions(width, height, hists, lines, holder, title) {
+  let maxX = 1, minX = Infinity, maxY = 1;
+  for (const h of hists) {
+    h.counts.forEach((c, i) => {
+      if (c > 0) {
+        minX = Math.min(minX, (i + 1) * h.bucketUs);
+        maxX = Math.max(maxX, (i + 1) * h.bucketUs);
+        maxY = Math.max(maxY, c);
+      }
+    });
+  }
+  const dataMaxX = maxX;
+  for (const l of lines) maxX = Math.max(maxX, l.value);
+  if (!isFinite(minX)) minX = 1;
+  const lo = 10 ** Math.floor(Math.log10(minX)), hi = 10 ** Math.ceil(Math.log10(maxX * 1.05));
+  return {
+    title, width, height, legend: { show: false },
+    cursor: { drag: { x: true, y: false } },
+    scales: {
+      // the whole data (first draw, double-click) gets whole decades; a zoom gets what was dragged
+      x: { time: false, distr: 3, log: 10, range: (u, min, max) => (min <= minX && max >= dataMaxX ? [lo, hi] : [min, max]) },
+      y: { distr: 3, log: 10, range: () => [0.5, 10 ** Math.ceil(Math.log10(maxY * 1.5))] },
+    },
+    axes: [
+      axisStyle("latency (us, log scale; drag to zoom, double-click to reset)",
+        { splits: logSplits([1, 2, 5]), filter: (u, splits) => splits, values: logValues(latencyLabel) }),
+      axisStyle("samples (log scale)", { size: 60, splits: logSplits([1]), values: (u, vals) => vals.map(countLabel) }),
+    ],
+    series: [{}, ...hists.map((h) => ({
+      label: h.label, stroke: h.colour, width: 2,
+      paths: uPlot.paths.stepped({ align: -1, ascDesc: true }),
+      points: { show: true, size: 4, fill: h.colour, stroke: h.colour },
+    }))],
+    hooks: { draw: [thresholdHook(lines, "x"), markGeometry(holder, "x", lines)] },
+  };
+}
+
+function statsTable(rows) {
+  const head = el("tr", {}, ...["", "samples", "min", "p50", "p99", "p99.9", "max", "overflows"]
+    .map((h) => el("th", { text: h })));
+  const table = el("table", { class: "legend" }, head);
+  for (const r of rows) {
+    table.append(el("tr", { "data-series": r.label },
+      el("td", {}, swatch(r.colour), r.label),
+      el("td", { text: String(r.samples) }),
+      ...[r.min, r.p50, r.p99, r.p999, r.max].map((v) => el("td", { text: fmtUs(v) + " us" })),
+      el("td", { text: String(r.overflows) })));
+  }
+  return table;
+}
+
+/**
+ * Latency histograms of one cell, one line per CPU in its colour, on a log latency axis
+ * and a log count axis, with the thresholds as lines and min/p50/p99/p99.9/max per CPU
+ * in the legend below. Returns the uPlot.
+ */
+export function histogramPlot(target, cell, opts = {}) {
+  const hists = cell.threads.map((t) => Object.assign({ label: "CPU " + t.cpu, colour: cpuColour(t.cpu) }, t));
+  const holder = el("div", { class: "plot histogram", "data-cell": cell.name });
+  target.append(holder);
+  const lines = thresholdLines(cell.thresholds);
+  const u = new uPlot(histogramOptions(opts.width || 860, opts.height || 300, hists, lines, holder,
+    opts.title || "latency histogram per CPU"), alignHistograms(hists), holder);
+  holder.append(statsTable(hists));
+  return u;
+}
+
+/** Sums a cell's threads into one histogram (for overlays), with the summary figures over all threads. */
+export function cellHistogram(cell) {
+  const bucketUs = Math.min(...cell.threads.map((t) => t.bucketUs));
+  const counts = [];
+  let samples = 0, overflows = 0, min = Infinity, max = 0, p50 = 0, p99 = 0, p999 = 0;
+  for (const t of cell.threads) {
+    t.counts.forEach((c, i) => {
+      const j = Math.round((i + 1) * t.bucketUs / bucketUs) - 1;
+      counts[j] = (counts[j] || 0) + c;
+    });
+    samples += t.samples;
+    overflows += t.overflows;
+    min = Math.min(min, t.min);
+    max = Math.max(max, t.max);
+    p50 = Math.max(p50, t.p50);
+    p99 = Math.max(p99, t.p99);
+    p999 = Math.max(p999, t.p999);
+  }
+  for (let i = 0; i < counts.length; i++) counts[i] = counts[i] || 0;
+  return { bucketUs, counts, samples, overflows, min: isFinite(min) ? min : null, max, p50, p99, p999 };
+}
+
+/**
+ * All cells in one plot (a plan's idle vs pipe vs blockio, or two runs compared): one
+ * line per cell, all CPUs summed, each cell in its colour; the first cell's thresholds
+ * drawn. `cells` are cell models; opts.labels may rename them.
+ */
+export function overlayPlot(target, cells, opts = {}) {
+  const hists = cells.map((c, k) => Object.assign(cellHistogram(c), {
+    label: (opts.labels && opts.labels[k]) || c.name, colour: CELL_COLOURS[k % CELL_COLOURS.length],
+  }));
+  const holder = el("div", { class: "plot overlay" });
+  target.append(holder);
+  const lines = thresholdLines(opts.thresholds || (cells[0] && cells[0].thresholds));
+  const u = new uPlot(histogramOptions(opts.width || 860, opts.height || 300, hists, lines, holder,
+    opts.title || "all cells overlaid (all CPUs of each cell)"), alignHistograms(hists), holder);
+  holder.append(statsTable(hists));
+  return u;
+}
+
+/** Spikes over the run's time line, one dot per spike coloured by its cause, on a log latency axis. */
+export function spikePlot(target, cell, opts = {}) {
+  const holder = el("div", { class: "plot spikes", "data-cell": cell.name });
+  target.append(holder);
+  const spikes = [...cell.spikes].sort((a, b) => a.t - b.t);
+  const groups = [...new Set(spikes.map((s) => causeGroup(s.cause)))];
+  const data = [spikes.map((s) => s.t), ...groups.map((g) => spikes.map((s) => (causeGroup(s.cause) === g ? s.us : null)))];
+  const lines = thresholdLines(cell.thresholds).slice(0, 1);
+  let maxY = 100;
+  for (const s of spikes) maxY = Math.max(maxY, s.us);
+  for (const l of lines) maxY = Math.max(maxY, l.value);
+  let minY = 10;
+  for (const s of spikes) minY = Math.min(minY, s.us);
+  const firstT = spikes.length ? spikes[0].t : 0, lastT = spikes.length ? spikes[spikes.length - 1].t : 0;
+  const duration = Math.max(cell.durationS || 0, spikes.length ? spikes[spikes.length - 1].t : 0, 0.001);
+  const u = new uPlot({
+    title: opts.title || "spikes over time, by cause", width: opts.width || 860, height: opts.height || 240,
+    legend: { show: false },
+    scales: {
+      x: { time: false, range: (u, min, max) => (min <= firstT && max >= lastT ? [0, duration] : [min, max]) },
+      y: { distr: 3, log: 10, range: () => [10 ** Math.floor(Math.log10(minY)), 10 ** Math.ceil(Math.log10(maxY * 1.05))] },
+    },
+    axes: [axisStyle("time into the run (s)"),
+      axisStyle("latency (log scale)", { size: 70, splits: logSplits([1]), values: (u, vals) => vals.map(latencyLabel) })],
+    series: [{}, ...groups.map((g) => ({
+      label: g, stroke: causeColour(g), paths: () => null,
+      points: { show: true, size: 9, fill: causeColour(g), stroke: causeColour(g) },
+    }))],
+    hooks: { draw: [thresholdHook(lines, "y"), markGeometry(holder, "y", lines)] },
+  }, spikes.length ? data : [[0], ...groups.map(() => [null])], holder);
+  const legend = el("p", { class: "legend" });
+  if (!spikes.length) legend.append("no spikes");
+  for (const g of groups) {
+    const n = spikes.filter((s) => causeGroup(s.cause) === g).length;
+    legend.append(el("span", { style: "margin-right:1.5em" }, swatch(causeColour(g)), g + ": " + n));
+  }
+  holder.append(legend);
+  return u;
+}
+
+/**
+ * Draws every plot a report page asks for: elements with data-plot="histogram",
+ * "spikes" (data-cell = the cell's index in model.cells) or "overlay" (all cells).
+ */
+export function renderAll(root, model, opts = {}) {
+  for (const target of root.querySelectorAll("[data-plot]")) {
+    const kind = target.dataset.plot;
+    if (kind === "overlay") overlayPlot(target, model.cells, opts);
+    else if (kind === "histogram") histogramPlot(target, model.cells[+target.dataset.cell], opts);
+    else if (kind === "spikes") spikePlot(target, model.cells[+target.dataset.cell], opts);
+  }
+}
