@@ -78,6 +78,60 @@ export function cellFromRunReport(name, report) {
   };
 }
 
+function thresholdsFrom(checks, given) {
+  const t = { max: null, p99: null, p999: null };
+  for (const c of checks || []) {
+    if (c.metric === "max_latency_us") t.max = c.threshold;
+    if (c.metric === "p99_us") t.p99 = c.threshold;
+    if (c.metric === "p99.9_us") t.p999 = c.threshold;
+  }
+  const g = given || {};
+  // a plan's thresholds as written (max_us, p99_us, p99.9_us / p999_us) when no check names them
+  if (t.max == null) t.max = g.max_latency_us ?? g.max_us ?? null;
+  if (t.p99 == null) t.p99 = g.p99_us ?? null;
+  if (t.p999 == null) t.p999 = g["p99.9_us"] ?? g.p999_us ?? null;
+  return t;
+}
+
+/**
+ * The cell model from a cell of the control room's run API (GET /api/v1/runs/A/R:
+ * docs/control-api.md): snake_case figures in us, histograms per thread.
+ */
+export function cellFromApi(cell) {
+  const bucketUs = cell.histogram_bucket_us || 1;
+  const threads = (cell.threads || []).map((t) => {
+    const counts = t.histogram || [];
+    let last = counts.length;
+    while (last > 0 && !counts[last - 1]) last--;
+    return {
+      cpu: t.cpu, bucketUs, counts: counts.slice(0, last), overflows: t.overflows || 0, samples: t.samples,
+      min: t.min_us, avg: t.avg_us, p50: t.p50_us, p99: t.p99_us, p999: t.p999_us, max: t.max_us,
+    };
+  });
+  const spikes = (cell.spikes || []).map((s) => ({
+    t: s.offset_s, us: s.latency_us, cpu: s.cpu, cause: s.cause, detail: s.detail,
+  }));
+  return {
+    name: cell.name, verdict: cell.verdict, durationS: cell.duration_s, thresholds: thresholdsFrom(cell.checks, cell.thresholds),
+    threads, spikes,
+  };
+}
+
+/**
+ * A one-histogram cell model from summary figures and one histogram (the compare API's
+ * a, b and reference sides), so that overlayPlot draws it.
+ */
+export function cellFromSummary(name, s) {
+  return {
+    name, verdict: null, durationS: null, thresholds: {}, spikes: [],
+    threads: [{
+      cpu: 0, bucketUs: s.histogram_bucket_us || 1, counts: s.histogram || [], overflows: s.overflows || 0,
+      samples: s.samples ?? (s.histogram || []).reduce((a, b) => a + b, 0), min: s.min_us, p50: s.p50_us,
+      p99: s.p99_us, p999: s.p999_us, max: s.max_us,
+    }],
+  };
+}
+
 function fmtUs(v) {
   if (v == null || !isFinite(v)) return "-";
   if (v >= 10000) return Math.round(v).toLocaleString("en-US").replace(/,/g, " ");
@@ -266,7 +320,7 @@ function statsTable(rows) {
     table.append(el("tr", { "data-series": r.label },
       el("td", {}, swatch(r.colour), r.label),
       el("td", { text: String(r.samples) }),
-      ...[r.min, r.p50, r.p99, r.p999, r.max].map((v) => el("td", { text: fmtUs(v) + " us" })),
+      ...[r.min, r.p50, r.p99, r.p999, r.max].map((v) => el("td", { text: v == null ? "-" : fmtUs(v) + " us" })),
       el("td", { text: String(r.overflows) })));
   }
   return table;
@@ -379,4 +433,79 @@ export function renderAll(root, model, opts = {}) {
     else if (kind === "histogram") histogramPlot(target, model.cells[+target.dataset.cell], opts);
     else if (kind === "spikes") spikePlot(target, model.cells[+target.dataset.cell], opts);
   }
+}
+
+const VERDICT_COLOURS = { PASS: "#2ca02c", FAIL: "#d62728", INCONCLUSIVE: "#bcbd22", ERROR: "#7f7f7f", MEASURED: "#1f77b4" };
+
+export function verdictColour(v) {
+  return VERDICT_COLOURS[v] || "#7f7f7f";
+}
+
+/**
+ * The long-term plot (OSADL's): worst latency (solid) and p99.9 (dashed) of each cell
+ * name over time, on a log latency axis, with each point coloured by its verdict.
+ * points: [{started (ISO), name, max_us, p999_us, verdict}], oldest first.
+ */
+export function historyPlot(target, points, opts = {}) {
+  const holder = el("div", { class: "plot history" });
+  target.append(holder);
+  const names = [...new Set(points.map((p) => p.name))];
+  const times = [...new Set(points.map((p) => Date.parse(p.started) / 1000))].sort((a, b) => a - b);
+  const index = new Map(times.map((t, i) => [t, i]));
+  const data = [times];
+  const series = [{}];
+  names.forEach((n, k) => {
+    const colour = CELL_COLOURS[k % CELL_COLOURS.length];
+    const max = new Array(times.length).fill(null), p999 = new Array(times.length).fill(null);
+    const verdicts = new Array(times.length).fill(null);
+    for (const p of points) {
+      if (p.name !== n) continue;
+      const i = index.get(Date.parse(p.started) / 1000);
+      max[i] = p.max_us > 0 ? p.max_us : null;
+      p999[i] = p.p999_us > 0 ? p.p999_us : null;
+      verdicts[i] = p.verdict;
+    }
+    data.push(max, p999);
+    series.push({
+      label: n + " max", stroke: colour, width: 2, spanGaps: true,
+      points: { show: true, size: 9, stroke: colour, fill: colour, width: 1 },
+      verdicts,
+    }, { label: n + " p99.9", stroke: colour, width: 1, dash: [6, 4], spanGaps: true, points: { show: false } });
+  });
+  let maxY = 10, minY = 1e9;
+  for (const p of points) {
+    if (p.max_us > 0) maxY = Math.max(maxY, p.max_us);
+    if (p.p999_us > 0) minY = Math.min(minY, p.p999_us);
+  }
+  if (minY > maxY) minY = 1;
+  const u = new uPlot({
+    title: opts.title || "worst latency (solid) and p99.9 (dashed) over time; dots coloured by verdict",
+    width: opts.width || 900, height: opts.height || 300, legend: { show: true, live: false },
+    scales: { x: { time: true }, y: { distr: 3, log: 10,
+      range: () => [10 ** Math.floor(Math.log10(minY)), 10 ** Math.ceil(Math.log10(maxY * 1.05))] } },
+    axes: [axisStyle("run started (UTC)"),
+      axisStyle("latency (log scale)", { size: 70, splits: logSplits([1]), values: (u, vals) => vals.map(latencyLabel) })],
+    series,
+    hooks: { draw: [(u) => {
+      // each worst-latency point in its verdict's colour, over the series' own dots
+      const ctx = u.ctx;
+      ctx.save();
+      u.series.forEach((s, si) => {
+        if (!s.verdicts) return;
+        s.verdicts.forEach((v, i) => {
+          const y = u.data[si][i];
+          if (v == null || y == null) return;
+          ctx.fillStyle = verdictColour(v);
+          ctx.beginPath();
+          ctx.arc(u.valToPos(u.data[0][i], "x", true), u.valToPos(y, "y", true), 5 * devicePixelRatio, 0, 2 * Math.PI);
+          ctx.fill();
+        });
+      });
+      ctx.restore();
+    }, markGeometry(holder, "y", [])] },
+  }, data, holder);
+  const legend = el("p", { class: "legend" });
+  for (const v of Object.keys(VERDICT_COLOURS)) legend.append(el("span", { style: "margin-right:1.5em" }, swatch(verdictColour(v)), v));
+  holder.append(legend);
+  return u;
 }

@@ -1,0 +1,127 @@
+// Fleet: every appliance with its state, last seen, kernel, bundles, run and last verdict.
+// The server filters and pages (GET /api/v1/fleet); only one page of rows is in the DOM,
+// so thousands of appliances stay fast. Status events update the rows shown in place.
+import { api, session, h, $, clear, stateBadge, verdictBadge, ago, runLink, events, pager, sayError, param, can } from "/ui/app.js";
+
+const s = await session("fleet");
+const page = $("#page");
+const form = h("form", { class: "filters", id: "filters" },
+  h("label", {}, "appliance id contains", h("input", { name: "q", id: "q", value: param("q") || "" })),
+  h("label", {}, "site", h("input", { name: "site", id: "site", value: param("site") || "", size: 10 })),
+  h("label", {}, "line", h("input", { name: "line", id: "line", value: param("line") || "", size: 10 })),
+  h("label", {}, "state", h("select", { name: "state", id: "state" },
+    ["", "online", "busy", "offline"].map((v) => h("option", { value: v, selected: v === (param("state") || "") }, v || "any")))),
+  h("label", {}, "rows per page", h("select", { name: "limit", id: "limit" },
+    ["100", "250", "1000"].map((v) => h("option", { value: v, selected: v === (param("limit") || "100") }, v)))),
+  h("button", { type: "submit" }, "filter"));
+const counts = h("p", { id: "counts", class: "small" });
+const startBtn = h("button", { type: "button", class: "primary", id: "start-selected", disabled: true }, "start a plan on the selected");
+const tools = h("div", { class: "toolbar" }, startBtn, h("span", { class: "small", id: "selected" }, ""));
+const holder = h("div", { id: "fleet" });
+page.append(form, counts, can(s, "operator") ? tools : "", holder);
+
+const selected = new Set();
+const rows = new Map(); // appliance id -> its <tr>, for live updates
+let offset = +(param("offset") || 0);
+
+function query() {
+  const f = new FormData(form);
+  const q = new URLSearchParams();
+  for (const [k, v] of f.entries()) if (v) q.set(k, v);
+  q.set("offset", offset);
+  return q;
+}
+
+function bundlesCell(a) {
+  const list = a.bundles || [];
+  if (!list.length) return h("span", { class: "small" }, "-");
+  return h("details", {}, h("summary", {}, list.length + " bundles"),
+    h("ul", { class: "small" }, list.map((b) => h("li", {}, b.symbolicName + " " + b.version))));
+}
+
+function progressCell(a) {
+  if (a.state !== "busy" || !a.run) return "";
+  const pct = a.cells ? Math.round(((a.cell - 1) + (a.cell_percent || 0) / 100) / a.cells * 100) : a.cell_percent || 0;
+  return h("a", { href: "/ui/live.html?runs=" + encodeURIComponent(a.id + "/" + a.run) },
+    h("span", { class: "progress", title: pct + " %" }, h("div", { style: "width:" + pct + "%" })),
+    " ", a.plan || "", a.cells ? ` cell ${a.cell}/${a.cells}` : "");
+}
+
+function row(a) {
+  const box = h("input", { type: "checkbox", "data-id": a.id, checked: selected.has(a.id), disabled: a.state !== "online" });
+  box.addEventListener("change", () => {
+    if (box.checked) selected.add(a.id);
+    else selected.delete(a.id);
+    updateSelection();
+  });
+  const tr = h("tr", { "data-appliance": a.id, class: a.state },
+    h("td", {}, box),
+    h("td", {}, h("a", { href: "/ui/history.html?appliance=" + encodeURIComponent(a.id) }, a.id)),
+    h("td", {}, stateBadge(a.state)),
+    h("td", { title: a.last_seen || "" }, ago(a.last_seen)),
+    h("td", {}, [a.site, a.line].filter(Boolean).join(" / ") || "-"),
+    h("td", {}, a.kernel || "-"),
+    h("td", {}, bundlesCell(a)),
+    h("td", {}, progressCell(a)),
+    h("td", {}, a.last_run ? runLink(a.id, a.last_run, verdictBadge(a.last_verdict)) : "-"));
+  return tr;
+}
+
+function updateSelection() {
+  startBtn.disabled = selected.size === 0;
+  $("#selected").textContent = selected.size ? selected.size + " selected" : "";
+}
+
+startBtn.addEventListener("click", () => {
+  location.href = "/ui/start.html?appliances=" + encodeURIComponent([...selected].join(","));
+});
+
+async function load() {
+  try {
+    const q = query();
+    history.replaceState(null, "", "?" + q);
+    const answer = await api.get("/fleet?" + q);
+    const c = answer.counts || {};
+    counts.textContent = `${answer.total} appliances match: ${c.online ?? 0} online, ${c.busy ?? 0} busy, ${c.offline ?? 0} offline`;
+    rows.clear();
+    const trs = answer.appliances.map((a) => {
+      const tr = row(a);
+      rows.set(a.id, tr);
+      return tr;
+    });
+    clear(holder).append(
+      pager(answer, (o) => { offset = o; load(); }),
+      h("div", { class: "fleet-scroll" }, h("table", { id: "fleet-table" },
+        h("thead", {}, h("tr", {}, ["", "appliance", "state", "last seen", "site / line", "kernel", "bundles", "run",
+          "last verdict"].map((x) => h("th", {}, x)))),
+        h("tbody", {}, trs))));
+  } catch (e) {
+    sayError(e);
+  }
+}
+
+form.addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  offset = 0;
+  load();
+});
+
+await load();
+// a status changes a row in place; an appliance not on this page is left for the next load
+events({}, {
+  status: (a) => {
+    const old = rows.get(a.appliance || a.id);
+    if (!old) return;
+    const fresh = row(Object.assign({ id: a.appliance }, a));
+    rows.set(a.appliance || a.id, fresh);
+    old.replaceWith(fresh);
+  },
+  reconnect: load,
+});
+setInterval(() => {
+  // "last seen" ages without a message: redraw it each 30 s from the data attribute
+  for (const tr of rows.values()) {
+    const td = tr.children[3];
+    if (td && td.title) td.textContent = ago(td.title);
+  }
+}, 30000);

@@ -1,0 +1,134 @@
+// Live run: one card per run (?runs=APPLIANCE/RUN,...), each cell's progress as it runs
+// and its verdict as it arrives (Server-Sent Events), the run's verdict at the end, and a
+// stop button. The REST state is loaded first and again after a reconnect (no replay).
+import { api, session, h, $, clear, say, sayError, param, can, verdictBadge, runLink, events, fmtUs, path } from "/ui/app.js";
+
+const s = await session("live");
+const page = $("#page");
+const runs = (param("runs") || "").split(",").filter(Boolean).map((x) => {
+  const i = x.indexOf("/");
+  return { appliance: x.slice(0, i), run: x.slice(i + 1) };
+});
+if (!runs.length) {
+  say("no run chosen: start one (Start) or follow a busy appliance from the fleet", "note");
+}
+
+const cards = new Map(); // "appliance/run" -> {card, cells: Map(cell -> tr), ...}
+
+function key(appliance, run) {
+  return appliance + "/" + run;
+}
+
+function cellRow(c, name) {
+  return h("tr", { "data-cell": c },
+    h("td", { class: "num" }, String(c)), h("td", { class: "name" }, name || "cell " + c),
+    h("td", {}, h("span", { class: "progress" }, h("div", { style: "width:0%" })), h("span", { class: "pct small" }, "")),
+    h("td", { class: "verdict-cell" }, "waiting"), h("td", { class: "num max" }, "-"), h("td", { class: "num p99" }, "-"));
+}
+
+function ensureCell(entry, c, name) {
+  let tr = entry.cells.get(c);
+  if (!tr) {
+    tr = cellRow(c, name);
+    entry.cells.set(c, tr);
+    const after = [...entry.cells.keys()].filter((k) => k > c).sort((a, b) => a - b)[0];
+    if (after != null) entry.cells.get(after).before(tr);
+    else entry.body.append(tr);
+  } else if (name) {
+    tr.querySelector(".name").textContent = name;
+  }
+  return tr;
+}
+
+function setProgress(entry, c, pct, name) {
+  const tr = ensureCell(entry, c, name);
+  tr.querySelector(".progress > div").style.width = Math.min(100, pct) + "%";
+  tr.querySelector(".pct").textContent = " " + Math.round(pct) + " %";
+  if (tr.querySelector(".verdict-cell").textContent === "waiting") tr.querySelector(".verdict-cell").textContent = "running";
+  for (const [k, other] of entry.cells) {
+    // the cells before a running one are over, even if their message is still on its way
+    if (k < c && other.querySelector(".verdict-cell").textContent === "waiting") other.querySelector(".verdict-cell").textContent = "ended";
+  }
+}
+
+function setCell(entry, c) {
+  const tr = ensureCell(entry, c.cell, c.name);
+  tr.querySelector(".progress > div").style.width = "100%";
+  tr.querySelector(".pct").textContent = " 100 %";
+  clear(tr.querySelector(".verdict-cell")).append(verdictBadge(c.verdict));
+  tr.querySelector(".max").textContent = fmtUs(c.max_us);
+  tr.querySelector(".p99").textContent = fmtUs(c.p99_us);
+  tr.dataset.verdict = c.verdict;
+}
+
+function setResult(entry, r) {
+  clear(entry.verdict).append(verdictBadge(r.verdict), " ", r.reason || "", r.state && r.state !== "complete" ? " (" + r.state + ")" : "");
+  entry.card.dataset.verdict = r.verdict;
+  entry.stop.disabled = true;
+  entry.card.querySelector(".run-link").hidden = false;
+}
+
+function card(r) {
+  const body = h("tbody", {});
+  const verdict = h("span", { class: "run-verdict" }, verdictBadge(null));
+  const stop = h("button", { type: "button", class: "danger stop", disabled: !can(s, "operator") }, "stop");
+  const entry = { body, verdict, stop, cells: new Map() };
+  entry.card = h("section", { class: "live-card", "data-run": key(r.appliance, r.run) },
+    h("h2", {}, r.appliance, " · ", h("span", { class: "small" }, r.run)),
+    h("p", { class: "plan-line small" }, ""),
+    h("p", {}, "verdict: ", verdict, " ", h("span", { class: "run-link", hidden: true }, runLink(r.appliance, r.run, "open the run page"))),
+    h("table", {}, h("thead", {}, h("tr", {}, ["cell", "name", "progress", "verdict", "max (us)", "p99 (us)"].map((x) => h("th", {}, x)))), body),
+    stop);
+  stop.addEventListener("click", async () => {
+    if (!confirm("Stop run " + r.run + " on " + r.appliance + "? The cell under way ends with a partial result.")) return;
+    try {
+      await api.post(path`/runs/${r.appliance}/${r.run}/stop`);
+      say("stop sent to " + r.appliance, "note");
+    } catch (e) {
+      sayError(e);
+    }
+  });
+  cards.set(key(r.appliance, r.run), entry);
+  page.append(entry.card);
+  return entry;
+}
+
+async function loadState(r) {
+  const entry = cards.get(key(r.appliance, r.run)) || card(r);
+  try {
+    const run = await api.get(path`/runs/${r.appliance}/${r.run}`);
+    entry.card.querySelector(".plan-line").textContent = "plan " + (run.plan || "?")
+      + (run.serial ? " · controller " + run.serial : "") + (run.model ? " (" + run.model + ")" : "")
+      + (run.started_by ? " · started by " + run.started_by : "");
+    const planned = run.cells_planned || (run.progress && run.progress.cells) || 0;
+    for (let c = 1; c <= planned; c++) ensureCell(entry, c);
+    if (run.progress && run.progress.cell) setProgress(entry, run.progress.cell, run.progress.percent || 0);
+    for (const c of run.cells || []) setCell(entry, c);
+    if (run.verdict) setResult(entry, run);
+  } catch (e) {
+    if (e.status !== 404) sayError(e); // 404: nothing stored yet; the events will bring it
+  }
+}
+
+for (const r of runs) card(r);
+await Promise.all(runs.map(loadState));
+
+const appliances = [...new Set(runs.map((r) => r.appliance))].join(",");
+events({ appliance: appliances }, {
+  progress: (e) => {
+    const entry = cards.get(key(e.appliance, e.run));
+    if (entry) setProgress(entry, e.cell, e.percent || 0, e.cell_name);
+  },
+  cell: (e) => {
+    const entry = cards.get(key(e.appliance, e.run));
+    if (entry) setCell(entry, e);
+  },
+  result: (e) => {
+    const entry = cards.get(key(e.appliance, e.run));
+    if (entry) setResult(entry, e);
+  },
+  reply: (e) => {
+    if (e.verb === "stop") say(e.appliance + " answered stop: " + e.code + " " + (e.message || ""), e.code === 200 ? "ok" : "error");
+  },
+  reconnect: () => Promise.all(runs.map(loadState)),
+});

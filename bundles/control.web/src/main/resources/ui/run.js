@@ -1,0 +1,123 @@
+// Run: the verdict table of its cells, all cells overlaid, per cell the latency
+// histograms per CPU and the spikes over time by cause (rtbox.report's plots.js: the
+// same plots as the HTML report), the system info, downloads, and the next steps:
+// compare with the golden reference, sign off (the acceptance record), make it the reference.
+import { api, session, h, $, clear, say, sayError, param, can, verdictBadge, fmtUs, fmtTime, path, table } from "/ui/app.js";
+import { cellFromApi, histogramPlot, spikePlot, overlayPlot } from "/ui/lib/plots.js";
+
+const s = await session("runs");
+const page = $("#page");
+const appliance = param("appliance"), runId = param("run");
+const base = path`/runs/${appliance}/${runId}`;
+
+let run;
+try {
+  run = await api.get(base);
+} catch (e) {
+  sayError(e);
+  throw e;
+}
+document.title = "Run " + run.run + " · rtbox control room";
+$("h1").textContent = "Run " + run.run + " on " + run.appliance;
+
+const missing = (run.messages && run.messages.missing) || [];
+page.append(h("dl", { class: "kv", id: "run-head" },
+  h("dt", {}, "verdict"), h("dd", { id: "run-verdict" }, verdictBadge(run.verdict), " ", run.reason || ""),
+  h("dt", {}, "plan"), h("dd", {}, (run.plan || "-") + (run.plan_sha256 ? " (SHA-256 " + run.plan_sha256.slice(0, 16) + "...)" : "")),
+  h("dt", {}, "controller"), h("dd", {}, (run.serial || "no serial") + (run.model ? " · " + run.model : "")),
+  h("dt", {}, "started"), h("dd", {}, fmtTime(run.started) + (run.started_by ? " by " + run.started_by : "")),
+  h("dt", {}, "ended"), h("dd", {}, fmtTime(run.ended) + (run.state ? " (" + run.state + ")" : "")),
+  h("dt", {}, "messages"), h("dd", { id: "run-messages" }, run.messages
+    ? `${run.messages.received} of ${run.messages.expected} received` + (missing.length ? "; MISSING: " + missing.join(", ") : "")
+      + (run.messages.duplicates ? `; ${run.messages.duplicates} repeats dropped` : "")
+    : "-")));
+if (missing.length) say("messages " + missing.join(", ") + " of this run never arrived: their cells are shown as missing, not passed");
+
+// actions
+const actions = h("div", { class: "toolbar", id: "actions" },
+  h("a", { href: "/ui/compare.html?a=" + encodeURIComponent(run.appliance + "/" + run.run) + "&reference=golden", id: "compare-golden" },
+    "compare with the golden reference"),
+  h("a", { href: "/ui/history.html?appliance=" + encodeURIComponent(run.appliance) }, "history of " + run.appliance),
+  run.serial ? h("a", { href: "/ui/history.html?serial=" + encodeURIComponent(run.serial) }, "history of " + run.serial) : "");
+page.append(actions);
+if (can(s, "operator") && run.verdict) {
+  const comment = h("input", { id: "signoff-comment", size: 40, placeholder: "comment (optional)" });
+  const sign = h("button", { type: "button", class: "primary", id: "sign-off" }, "sign off and issue the acceptance record");
+  sign.addEventListener("click", async () => {
+    try {
+      const rec = await api.post("/records", { appliance: run.appliance, run: run.run, comment: comment.value || undefined });
+      say("record " + rec.id + " issued: " + rec.verdict, "ok").append(" ",
+        h("a", { href: "/api/v1/records/" + rec.id + ".html", id: "record-html" }, "printable"), " · ",
+        h("a", { href: "/api/v1/records/" + rec.id, id: "record-json", download: "record-" + rec.id + ".json" }, "JSON"));
+      sign.disabled = true;
+    } catch (e) {
+      sayError(e);
+    }
+  });
+  actions.append(comment, sign);
+}
+if (can(s, "admin") && run.verdict) {
+  const ref = h("button", { type: "button", id: "make-reference" }, "make this run the golden reference");
+  ref.addEventListener("click", async () => {
+    if (!confirm("Make every cell of this run the golden reference of model " + (run.model || "?") + " and plan " + run.plan + "?")) return;
+    try {
+      await api.post("/references", { appliance: run.appliance, run: run.run });
+      say("golden reference set from this run", "ok");
+    } catch (e) {
+      sayError(e);
+    }
+  });
+  actions.append(ref);
+}
+
+// verdict table
+const planned = run.cells_planned || (run.progress && run.progress.cells) || run.cells.length;
+const byNumber = new Map(run.cells.map((c) => [c.cell, c]));
+const rows = [];
+for (let n = 1; n <= Math.max(planned, ...run.cells.map((c) => c.cell)); n++) {
+  const c = byNumber.get(n);
+  if (!c) {
+    rows.push(h("tr", { class: "MISSING" }, h("td", {}, String(n)), h("td", {}, "-"),
+      h("td", {}, verdictBadge(missing.length || run.verdict ? "MISSING" : null)), ...Array(6).fill(0).map(() => h("td", {}, "-"))));
+    continue;
+  }
+  rows.push(h("tr", { class: c.verdict },
+    h("td", {}, String(n)), h("td", {}, h("a", { href: "#cell-" + n }, c.name)), h("td", { class: "v" }, verdictBadge(c.verdict)),
+    ...[c.max_us, c.p99_us, c.p999_us, c.min_us].map((v) => h("td", { class: "num" }, fmtUs(v))),
+    h("td", { class: "num" }, String(c.missed_deadlines ?? "-")), h("td", { class: "small" }, c.reason || "")));
+}
+page.append(h("h2", {}, "Cells"), h("table", { id: "verdicts" },
+  h("thead", {}, h("tr", {}, ["#", "cell", "verdict", "max (us)", "p99 (us)", "p99.9 (us)", "min (us)", "missed", "reason"]
+    .map((x) => h("th", {}, x)))), h("tbody", {}, rows)));
+
+// downloads
+const dl = (file, label) => h("a", { href: "/api/v1" + base + "/" + file, download: "" }, label);
+page.append(h("p", { id: "downloads" }, "downloads: ", dl("result.json", "result JSON"), " · ",
+  dl("cyclictest.json", "cyclictest JSON"), " · ", dl("histogram.hlog", "HdrHistogram log"), " · ", dl("junit.xml", "JUnit XML")));
+
+// plots
+const models = run.cells.map(cellFromApi);
+if (models.length > 1) {
+  const holder = h("div", { id: "overlay" });
+  page.append(h("h2", {}, "All cells overlaid"), holder);
+  overlayPlot(holder, models, { width: 1000 });
+}
+models.forEach((m, i) => {
+  const c = run.cells[i];
+  const holder = h("div", { class: "cell-plots" });
+  page.append(h("h2", { id: "cell-" + c.cell }, "Cell " + c.cell + ": " + c.name + " ", verdictBadge(c.verdict)),
+    h("p", { class: "small" }, [c.probe && "probe " + c.probe, c.policy && "policy " + c.policy,
+      c.loads && c.loads.length && "loads " + c.loads.join(" "), c.duration_s && c.duration_s + " s",
+      c.samples && c.samples + " samples"].filter(Boolean).join(" · ")), holder);
+  histogramPlot(holder, m, { width: 1000, title: "latency histogram per CPU: " + c.name });
+  spikePlot(holder, m, { width: 1000, title: "spikes over time, by cause: " + c.name });
+  if (c.checks && c.checks.length) {
+    holder.append(table(["check", "threshold", "measured", "outcome"],
+      c.checks.map((k) => [k.metric, String(k.threshold), String(k.actual), verdictBadge(k.outcome)])));
+  }
+});
+
+// system info
+const sys = run.system || {};
+page.append(h("h2", {}, "System"), h("dl", { class: "kv", id: "system" },
+  Object.keys(sys).sort().flatMap((k) => [h("dt", {}, k), h("dd", {}, typeof sys[k] === "object" ? JSON.stringify(sys[k]) : String(sys[k]))])));
