@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 import javax.imageio.ImageIO;
 
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,13 +33,14 @@ class ChromiumRenderTest {
     private static final int WIDTH = 1000, HEIGHT = 3200;
 
     @TempDir
-    Path dir;
+    static Path dir;
 
-    private BufferedImage shot;
-    private String dom;
+    private static BufferedImage shot;
+    private static String dom;
 
-    @BeforeEach
-    void render() throws Exception {
+    /** One report, one DOM dump and one screenshot for all the checks below. */
+    @BeforeAll
+    static void render() throws Exception {
         boolean ci = System.getenv("CI") != null;
         if (!Files.isExecutable(CHROMIUM)) {
             Assumptions.assumeTrue(ci, "no /usr/bin/chromium here (apt-get install chromium): browser check skipped");
@@ -60,7 +61,7 @@ class ChromiumRenderTest {
         }
     }
 
-    private String chromium(Path html, String what) throws Exception {
+    private static String chromium(Path html, String what) throws Exception {
         Path log = dir.resolve("chromium.log");
         List<String> cmd = new ArrayList<>(List.of(CHROMIUM.toString(), "--headless", "--no-sandbox", "--disable-gpu",
                 "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
@@ -172,6 +173,30 @@ class ChromiumRenderTest {
             }
         }
         assertTrue(n > box[2] * 0.8, "no threshold line across the spike plot at y=" + line[0]);
+    }
+
+    /**
+     * The control room builds the plot model in the browser from a RunReport's JSON
+     * (cellFromRunReport); the report writes it in Java (HtmlReport.model): both must be the
+     * same model, or the two would draw the same run differently.
+     */
+    @Test
+    void theBrowsersModelOfARunReportIsTheReportsModel() throws Exception {
+        rtbox.api.result.RunReport r = Fixtures.report("x", 7);
+        String java = HtmlReport.model(List.of(new ReportCell("c", r)));
+        Path html = dir.resolve("model.html");
+        Files.writeString(html, "<!DOCTYPE html><html><body><pre id=\"out\"></pre>"
+                + "<script type=\"application/json\" id=\"report\">" + rtbox.core.Reports.json(r).replace("</", "<\\/")
+                + "</script><script type=\"application/json\" id=\"java\">" + java + "</script>"
+                + "<script>" + PlotAssets.text(PlotAssets.UPLOT_JS) + "</script><script type=\"module\">"
+                + PlotAssets.text(PlotAssets.PLOTS_JS)
+                + "\nconst a = cellFromRunReport('c', JSON.parse(document.getElementById('report').textContent));"
+                + "\nconst b = JSON.parse(document.getElementById('java').textContent).cells[0];"
+                + "\nconst norm = (m) => JSON.stringify(m, (k, v) => (k === 'avg' || k === 'verdict' ? undefined : v));"
+                + "\ndocument.getElementById('out').textContent = norm(a) === norm(b) ? 'SAME' : 'DIFFERENT ' + norm(a) + ' ' + norm(b);"
+                + "\n</script></body></html>");
+        String out = chromium(html, "--dump-dom");
+        assertTrue(out.contains("<pre id=\"out\">SAME</pre>"), out.length() > 4000 ? out.substring(0, 4000) : out);
     }
 
     @Test
