@@ -13,7 +13,6 @@ import rtbox.api.result.Check;
 import rtbox.api.result.Histogram;
 import rtbox.api.result.JvmStall;
 import rtbox.api.result.RunReport;
-import rtbox.api.result.Spike;
 import rtbox.api.result.ThreadResult;
 
 /**
@@ -39,7 +38,10 @@ public final class Reports {
         return GSON.fromJson(json, RunReport.class);
     }
 
-    /** cyclictest's one line per thread, then rtbox's percentiles, spikes and verdict. */
+    /**
+     * cyclictest's one line per thread, then rtbox's percentiles, the spikes grouped by
+     * cause and culprit with the few largest listed, and the verdict.
+     */
     public static String summary(RunReport r) {
         StringBuilder b = new StringBuilder();
         for (ThreadResult t : r.result().threads()) {
@@ -56,9 +58,8 @@ public final class Reports {
                     t.thread(), t.cpu(), t.policy(), t.priority(), us(h.p50Ns()), us(h.p99Ns()), us(h.p999Ns()),
                     us(h.maxNs()), h.overflows(), t.missedDeadlines(), us(t.corrected().p99Ns()),
                     us(t.corrected().maxNs())));
-            for (Spike s : t.spikes()) {
-                b.append(String.format(Locale.ROOT, "#   spike at %.3f s: %d us, %s: %s%n", s.offsetNs() / 1e9,
-                        us(s.latencyNs()), s.cause(), s.detail()));
+            for (String line : SpikeGroups.lines(t.spikes())) {
+                b.append("#   ").append(line).append('\n');
             }
         }
         long jvmMax = r.jvmStalls().stream().filter(s -> !"hiccup".equals(s.kind())).mapToLong(JvmStall::durationNs)

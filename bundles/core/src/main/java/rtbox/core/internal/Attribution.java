@@ -5,10 +5,12 @@ import java.util.List;
 
 import rtbox.api.RtboxException;
 import rtbox.api.SchedPolicy;
+import rtbox.api.result.Culprit;
 import rtbox.api.result.JvmStall;
 import rtbox.api.result.Spike;
 import rtbox.api.result.ThreadResult;
 import rtbox.core.RtThrottling;
+import rtbox.trace.TraceSession;
 
 /**
  * Labels each spike with its likely cause, from the evidence the run collected.
@@ -18,12 +20,21 @@ import rtbox.core.RtThrottling;
  * the whole machine, such as a hypervisor's), and "unexplained" otherwise (the
  * kernel or the hardware). Before all that, stalls that are RT throttling are named so
  * ({@link RtThrottling}).
+ *
+ * <p>With the kernel's trace ({@link TraceSession}), each spike also gets its culprits:
+ * what held the probe's CPU in its window. A spike that something outside this JVM (a
+ * thread of another process, a kernel thread, an interrupt) held for at least half its
+ * length is "preempted" or "interrupt", never a JVM pause even if a safepoint overlapped;
+ * a JVM pause lists only this JVM's threads. Both ways round, the JVM and the rest of
+ * the machine are not blamed for each other.
  */
 final class Attribution {
     static final String JVM = "JVM pause";
     static final String MACHINE = "machine-wide stall";
     static final String UNEXPLAINED = "unexplained";
     static final String WORKLOAD = "workload";
+    static final String PREEMPTED = "preempted";
+    static final String INTERRUPT = "interrupt";
     /** Clock reads and wake-up paths blur window edges by a few microseconds. */
     private static final long SLACK_NS = 50_000;
     /** Spikes are reported from this multiple of the thread's median. */
@@ -54,6 +65,15 @@ final class Attribution {
      */
     static List<Spike> label(ThreadResult thread, List<JvmStall> jvm, List<JvmStall> hiccups,
             RtThrottling.Settings throttling, long runNs, List<JvmStall> busy) {
+        return label(thread, jvm, hiccups, throttling, runNs, busy, null, 0);
+    }
+
+    /**
+     * As above, with the kernel's trace of the run ({@code trace} null when there is none):
+     * {@code startNanos} is the System.nanoTime() that spike offsets count from.
+     */
+    static List<Spike> label(ThreadResult thread, List<JvmStall> jvm, List<JvmStall> hiccups,
+            RtThrottling.Settings throttling, long runNs, List<JvmStall> busy, TraceSession trace, long startNanos) {
         SchedPolicy policy = null;
         try {
             policy = SchedPolicy.parse(thread.policy());
@@ -69,33 +89,85 @@ final class Attribution {
             if (s.latencyNs() < threshold) {
                 continue;
             }
-            if (throttled[i]) {
-                labelled.add(RtThrottling.labelled(s, throttling));
-                continue;
-            }
             long from = s.offsetNs() - s.latencyNs();
             long to = s.offsetNs();
+            Evidence ev = Evidence.of(trace, thread, startNanos + from, startNanos + to, s.latencyNs());
+            if (throttled[i]) {
+                labelled.add(RtThrottling.labelled(s, throttling).withCulprits(ev.all));
+                continue;
+            }
             JvmStall pause = overlapping(jvm, from, to);
-            if (pause != null) {
+            if (pause != null && !ev.othersHeldIt) {
                 labelled.add(s.withCause(JVM, pause.kind() + " " + pause.detail() + ", "
-                        + pause.durationNs() / 1000 + " us"));
+                        + pause.durationNs() / 1000 + " us").withCulprits(ev.thisJvm));
                 continue;
             }
             JvmStall load = overlapping(busy, from, to);
             if (load != null) {
                 labelled.add(s.withCause(WORKLOAD, load.detail() + " was busy for " + load.durationNs() / 1000
-                        + " us from " + String.format(java.util.Locale.ROOT, "%.6f", load.offsetNs() / 1e9) + " s"));
+                        + " us from " + String.format(java.util.Locale.ROOT, "%.6f", load.offsetNs() / 1e9) + " s")
+                        .withCulprits(ev.all));
+                continue;
+            }
+            if (ev.othersHeldIt || ev.heldIt) {
+                Culprit top = ev.othersHeldIt ? ev.others.get(0) : ev.all.get(0);
+                String what = top.isInterrupt() ? top.toString() : "preempted by " + top.who() + " for "
+                        + Culprit.duration(top.durationNs());
+                labelled.add(s.withCause(top.isInterrupt() ? INTERRUPT : PREEMPTED, what
+                        + (pause != null ? " (a " + pause.kind() + " overlapped, but the CPU was not this JVM's)" : ""))
+                        .withCulprits(ev.othersHeldIt ? ev.others : ev.all));
                 continue;
             }
             JvmStall hiccup = overlapping(hiccups, from, to);
             if (hiccup != null) {
                 labelled.add(s.withCause(MACHINE, "the JVM monitor thread on another CPU stalled too ("
-                        + hiccup.durationNs() / 1000 + " us) with no safepoint or GC: not this JVM"));
+                        + hiccup.durationNs() / 1000 + " us) with no safepoint or GC: not this JVM")
+                        .withCulprits(ev.all));
+                continue;
+            }
+            if (ev.traced) {
+                labelled.add(s.withCause(UNEXPLAINED, "the kernel's trace shows nothing else on the CPU for most of it:"
+                        + " the wake-up itself came late (interrupts off, the hypervisor or the hardware)")
+                        .withCulprits(ev.all));
                 continue;
             }
             labelled.add(s.withCause(UNEXPLAINED, "no JVM pause, no load event: the kernel or the hardware"));
         }
         return labelled;
+    }
+
+    /** What the kernel's trace says about one spike's window. */
+    private static final class Evidence {
+        static final Evidence NONE = new Evidence(false, List.of(), 0);
+        final boolean traced;
+        /** Everything that held the CPU; this JVM's threads; everything else. Largest first. */
+        final List<Culprit> all, thisJvm = new ArrayList<>(), others = new ArrayList<>();
+        /** Something, or something outside this JVM, held the CPU for at least half the spike. */
+        final boolean heldIt, othersHeldIt;
+
+        private Evidence(boolean traced, List<Culprit> all, long latencyNs) {
+            this.traced = traced;
+            this.all = all;
+            long total = 0, outside = 0;
+            for (Culprit c : all) {
+                total += c.durationNs();
+                if (c.ownJvm()) {
+                    thisJvm.add(c);
+                } else {
+                    others.add(c);
+                    outside += c.durationNs();
+                }
+            }
+            heldIt = traced && total * 2 >= latencyNs;
+            othersHeldIt = traced && outside * 2 >= latencyNs;
+        }
+
+        static Evidence of(TraceSession trace, ThreadResult t, long from, long to, long latencyNs) {
+            if (trace == null || !trace.covers(t.cpu(), from - SLACK_NS, to)) {
+                return NONE;
+            }
+            return new Evidence(true, trace.culprits(t.cpu(), from, to, t.tid()), latencyNs);
+        }
     }
 
     static JvmStall overlapping(List<JvmStall> stalls, long from, long to) {

@@ -35,14 +35,14 @@ final class HiccupMonitor implements NotificationListener {
     private final LatencyRecorder recorder = new LatencyRecorder(-1, 10_000, 0);
     private final List<JvmStall> gcs = Collections.synchronizedList(new ArrayList<>());
     private final Thread thread;
-    private final long uptimeBaseNanos;
     private volatile boolean stop;
     private volatile long startNanos;
     private volatile boolean offProbeCpus;
     private final List<String> notes = Collections.synchronizedList(new ArrayList<>());
+    /** Collections done before the start, by collector: their notifications may still arrive, and are not this run's. */
+    private final java.util.Map<String, Long> collectionsBefore = new java.util.concurrent.ConcurrentHashMap<>();
 
     HiccupMonitor(SchedPolicy probePolicy, int probePriority, int[] probeCpus) {
-        this.uptimeBaseNanos = System.nanoTime() - ManagementFactory.getRuntimeMXBean().getUptime() * 1_000_000;
         this.thread = new Thread(() -> loop(probePolicy, probePriority, probeCpus), "rtbox-hiccup");
         this.thread.setDaemon(true);
     }
@@ -50,6 +50,9 @@ final class HiccupMonitor implements NotificationListener {
     void start(long startNanos) {
         this.startNanos = startNanos;
         recorder.reset(startNanos, STALL_NS);
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            collectionsBefore.put(gc.getName(), gc.getCollectionCount());
+        }
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             if (gc instanceof NotificationEmitter) {
                 ((NotificationEmitter) gc).addNotificationListener(this, null, null);
@@ -115,10 +118,17 @@ final class HiccupMonitor implements NotificationListener {
         try {
             CompositeData info = (CompositeData) n.getUserData();
             CompositeData gcInfo = (CompositeData) info.get("gcInfo");
-            long startMs = (Long) gcInfo.get("startTime");
+            if ((Long) gcInfo.get("id") <= collectionsBefore.getOrDefault((String) info.get("gcName"), 0L)) {
+                return;
+            }
             long durationMs = (Long) gcInfo.get("duration");
-            long start = uptimeBaseNanos + startMs * 1_000_000;
-            gcs.add(new JvmStall(start - startNanos, durationMs * 1_000_000, "gc",
+            // GcInfo's startTime counts from the JVM's management start-up, not from the uptime
+            // the RuntimeMXBean gives (tens of ms apart: a GC placed by it lands around a
+            // different moment). The notification is sent as the GC ends, so the GC is placed
+            // just before its arrival, widened by a millisecond for the truncation.
+            long end = System.nanoTime();
+            long duration = (durationMs + 1) * 1_000_000;
+            gcs.add(new JvmStall(end - duration - startNanos, duration, "gc",
                     info.get("gcName") + " (" + info.get("gcCause") + "), ms resolution"));
         } catch (RuntimeException e) {
             notes.add("could not read a GC notification: " + e);

@@ -31,6 +31,8 @@ import rtbox.core.RtThrottling;
 import rtbox.core.LoadSpec;
 import rtbox.core.RunRequest;
 import rtbox.core.Runner;
+import rtbox.trace.KernelTrace;
+import rtbox.trace.TraceSession;
 
 /**
  * The runner: one probe run at a time, with the hiccup monitor beside it, then
@@ -45,6 +47,9 @@ public class ProbeRunner implements Runner {
     private final Map<String, java.util.Deque<Workload>> workloadServices = new ConcurrentHashMap<>();
     private final Map<String, Workload> workloads = new ConcurrentHashMap<>();
     private volatile LoadSet loads;
+    /** The kernel's trace, when rtbox.trace is there: names the culprit of each spike. */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    private volatile KernelTrace kernelTrace;
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
     void addWorkload(Workload workload, Map<String, Object> properties) {
@@ -195,6 +200,7 @@ public class ProbeRunner implements Runner {
         }
         RunState state = new RunState(progress);
         current = state;
+        TraceSession trace = null;
         try {
             // Start with an empty young generation. The garbage of start-up (bundles installed
             // on a fresh storage, the command line built) would otherwise fill it during the run,
@@ -202,6 +208,8 @@ public class ProbeRunner implements Runner {
             // young GC in its 2 s run once rtbox.broker's 3 MB made the first start allocate more.
             System.gc();
             long startedMs = System.currentTimeMillis();
+            List<String> traceNotes = new ArrayList<>();
+            trace = startTrace(request, traceNotes);
             SystemInfo system = SystemInfoCollector.collect();
             HiccupMonitor monitor = new HiccupMonitor(request.parameters().policy, request.parameters().priority,
                     request.parameters().cpus);
@@ -223,6 +231,9 @@ public class ProbeRunner implements Runner {
                 }
             } finally {
                 monitor.stop();
+                if (trace != null) {
+                    trace.stop();
+                }
             }
             long end = System.nanoTime();
             long start = result.startNanos();
@@ -232,8 +243,12 @@ public class ProbeRunner implements Runner {
                 notes.add("no safepoint log (run through the rtbox launcher for one): JVM pauses are known from GC "
                         + "notifications and the hiccup monitor only");
             }
-            for (JvmStall gc : monitor.gcs()) {
-                jvm.add(new JvmStall(gc.offsetNs() + monitorStart - start, gc.durationNs(), gc.kind(), gc.detail()));
+            // A GC notification says when to the millisecond only; the safepoint log has the same
+            // pause to the nanosecond. Only without that log are GC notifications the evidence.
+            if (SafepointLog.configured() == null || !java.nio.file.Files.isReadable(SafepointLog.configured())) {
+                for (JvmStall gc : monitor.gcs()) {
+                    jvm.add(new JvmStall(gc.offsetNs() + monitorStart - start, gc.durationNs(), gc.kind(), gc.detail()));
+                }
             }
             List<JvmStall> hiccups = new ArrayList<>();
             if (monitor.offProbeCpus()) {
@@ -244,13 +259,18 @@ public class ProbeRunner implements Runner {
                 notes.add("the hiccup monitor shared the probe's CPUs: stalls it saw are not evidence of a machine-wide stall");
             }
             notes.addAll(monitor.notes());
+            notes.addAll(traceNotes);
+            if (trace != null) {
+                notes.addAll(trace.notes());
+            }
             List<JvmStall> busy = new ArrayList<>();
             for (JvmStall w : set.busyWindows()) {
                 busy.add(new JvmStall(w.offsetNs() - start, w.durationNs(), w.kind(), w.detail()));
             }
             List<ThreadResult> threads = new ArrayList<>();
             for (ThreadResult t : result.threads()) {
-                List<Spike> labelled = Attribution.label(t, jvm, hiccups, throttling, result.durationNs(), busy);
+                List<Spike> labelled = Attribution.label(t, jvm, hiccups, throttling, result.durationNs(), busy,
+                        trace, start);
                 threads.add(new ThreadResult(t.thread(), t.cpu(), t.tid(), t.policy(), t.priority(), t.cycles(),
                         t.missedDeadlines(), t.latency(), t.corrected(), labelled, t.spikesDropped()));
             }
@@ -263,8 +283,26 @@ public class ProbeRunner implements Runner {
                     request.command(), attributed, monitor.histogram(), stalls, loadFigures, state.events(start), system,
                     verdict);
         } finally {
+            if (trace != null) {
+                trace.close();
+            }
             current = null;
             running.set(false);
+        }
+    }
+
+    /** The kernel's trace on the probe's CPUs, or null (and why, once, in the run's notes). */
+    private TraceSession startTrace(RunRequest request, List<String> notes) {
+        KernelTrace kt = kernelTrace;
+        if (kt == null) {
+            notes.add("no kernel trace (rtbox.trace is not installed): spikes are labelled without a culprit");
+            return null;
+        }
+        try {
+            return kt.start(request.parameters().cpus, request.parameters().policy, request.parameters().priority);
+        } catch (RtboxException e) {
+            notes.add("no kernel trace: " + e.getMessage());
+            return null;
         }
     }
 
