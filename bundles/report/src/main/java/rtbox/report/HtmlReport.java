@@ -149,7 +149,8 @@ public final class HtmlReport {
     private static String summaryWithoutSpikes(RunReport r) {
         StringBuilder b = new StringBuilder();
         for (String line : rtbox.core.Reports.summary(r).split("\n")) {
-            if (!line.startsWith("#   spike at ")) {
+            // The grouped line stays; the largest spikes listed under it are in the page's list.
+            if (!line.startsWith("#     at ") && !line.startsWith("#   largest ") && !line.equals("#   each:")) {
                 b.append(line).append('\n');
             }
         }
@@ -194,7 +195,8 @@ public final class HtmlReport {
             for (Spike s : list) {
                 b.append("<tr class=\"spike\"><td>").append(String.format(Locale.ROOT, "%.3f", s.offsetNs() / 1e9))
                         .append("</td><td>").append(cpuOf.getOrDefault(s.thread(), s.thread())).append("</td><td>")
-                        .append(us(s.latencyNs())).append("</td><td>").append(esc(s.cause() + ": " + s.detail()))
+                        .append(us(s.latencyNs())).append("</td><td>").append(esc(s.cause() + ": " + s.detail()
+                                + (s.culprits().isEmpty() ? "" : "; on the CPU: " + s.culpritText())))
                         .append("</td></tr>\n");
             }
             b.append("</table></details>\n");

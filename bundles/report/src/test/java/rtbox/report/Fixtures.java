@@ -44,7 +44,8 @@ final class Fixtures {
         List<Spike> spikes0 = List.of(new Spike(0, 1_000_000_000L, 49_000_000, "RT throttling", "950000 of 1000000"),
                 new Spike(0, 2_000_000_000L, 51_000_000, "RT throttling", "950000 of 1000000"),
                 new Spike(0, 2_500_000_000L, 3_000_000, "JVM pause", "safepoint G1"));
-        List<Spike> spikes1 = List.of(new Spike(1, 1_500_000_000L, 900_000, "unexplained", "kernel or hardware"));
+        List<Spike> spikes1 = List.of(new Spike(1, 1_500_000_000L, 900_000, "unexplained", "kernel or hardware",
+                List.of(new rtbox.api.result.Culprit("task", "kworker/1:2", 77, 77, "SCHED_OTHER", 0, false, 300_000))));
         ProbeResult r = new ProbeResult("timer", "", "CLOCK_MONOTONIC", 0, 3_000_000_000L, true,
                 List.of(thread(0, 0, spikes0, shiftBuckets), thread(1, 1, spikes1, shiftBuckets)), Map.of("interval_us", 1000.0), List.of("a note"));
         return new RunReport(RunReport.SCHEMA, "run-1", 0, 3000, command, r,

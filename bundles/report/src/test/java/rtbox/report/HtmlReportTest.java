@@ -34,6 +34,8 @@ class HtmlReportTest {
         assertEquals(4, count(html, "<tr class=\"spike\">"));
         assertTrue(html.contains("RT throttling: 2, worst 51000 us"));
         assertFalse(html.contains("#   spike at"), "the spikes are not repeated in the text summary");
+        assertTrue(html.contains("kernel or hardware; on the CPU: kworker/1:2 (pid 77, nice 0) 300 us"),
+                "a spike's culprits from the kernel trace are in its evidence");
         assertTrue(html.contains("<td>fifo x none</td><td>FAIL</td><td>51000</td><td>110</td><td>119</td>"), "matrix row");
     }
 
