@@ -35,7 +35,7 @@ import io.moquette.interception.messages.InterceptSubscribeMessage;
  * it receives to its report. A broker store would only carry stale sessions and
  * retained statuses from one job into the next.
  */
-final class EmbeddedBroker implements AutoCloseable {
+public final class EmbeddedBroker implements AutoCloseable {
     static final String HOST = "127.0.0.1";
     private static final Set<PosixFilePermission> OWNER_ONLY = EnumSet.of(PosixFilePermission.OWNER_READ,
             PosixFilePermission.OWNER_WRITE);
@@ -99,7 +99,7 @@ final class EmbeddedBroker implements AutoCloseable {
     }
 
     /** Starts a broker on 127.0.0.1:{@code port} (0: a free port) that accepts {@code password}. */
-    static EmbeddedBroker start(int port, int maxMessageBytes, String password) throws IOException {
+    public static EmbeddedBroker start(int port, int maxMessageBytes, String password) throws IOException {
         return new EmbeddedBroker(port, maxMessageBytes, password);
     }
 
@@ -151,7 +151,7 @@ final class EmbeddedBroker implements AutoCloseable {
         return port;
     }
 
-    String uri() {
+    public String uri() {
         return "tcp://" + HOST + ":" + port;
     }
 
@@ -168,7 +168,7 @@ final class EmbeddedBroker implements AutoCloseable {
      * exist. The file is the owner's alone (0600, its folder 0700): the appliance and
      * rtbox ctl of the same user read it; nobody else on the machine can.
      */
-    static String password(Path file) throws IOException {
+    public static String password(Path file) throws IOException {
         Path dir = file.toAbsolutePath().getParent();
         if (!Files.isDirectory(dir)) {
             Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(EnumSet.of(PosixFilePermission.OWNER_READ,

@@ -1,0 +1,79 @@
+package rtbox.control.internal;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+
+/**
+ * A cell (or single-run) result message as the run page shows it: the figures, per-CPU
+ * histograms, spikes with their causes and JVM stalls from the full report, without
+ * the rest of the report.
+ */
+final class Cells {
+    private static final String[] COPIED = {"cell", "cell_name", "verdict", "reason", "probe", "policy", "axes",
+        "loads", "tuner", "complete", "started", "ended", "duration_s", "samples", "min_us", "p50_us", "p99_us",
+        "p999_us", "max_us", "missed_deadlines", "overflows", "histogram_bucket_us", "histogram", "threads"};
+
+    private Cells() {
+    }
+
+    static JsonObject view(JsonObject j, int sequence) {
+        JsonObject o = new JsonObject();
+        for (String f : COPIED) {
+            if (j.has(f)) {
+                o.add(f.equals("cell_name") ? "name" : f, j.get(f));
+            }
+        }
+        if (!o.has("cell")) {
+            o.addProperty("cell", 1);
+        }
+        if (!o.has("name")) {
+            o.add("name", j.get("probe"));
+        }
+        o.addProperty("sequence", sequence);
+        JsonObject report = Json.object(j, "report");
+        JsonObject result = Json.object(report, "result");
+        JsonArray spikes = new JsonArray();
+        JsonArray threads = Json.array(result, "threads");
+        if (threads != null) {
+            for (JsonElement t : threads) {
+                JsonObject th = t.getAsJsonObject();
+                JsonArray s = Json.array(th, "spikes");
+                if (s == null) {
+                    continue;
+                }
+                for (JsonElement e : s) {
+                    JsonObject sp = e.getAsJsonObject();
+                    JsonObject v = new JsonObject();
+                    v.add("thread", sp.get("thread"));
+                    v.add("cpu", th.get("cpu"));
+                    Double off = Json.number(sp, "offsetNs"), lat = Json.number(sp, "latencyNs");
+                    v.addProperty("offset_s", off == null ? null : off / 1e9);
+                    v.addProperty("latency_us", lat == null ? null : lat / 1e3);
+                    v.add("cause", sp.get("cause"));
+                    v.add("detail", sp.get("detail"));
+                    spikes.add(v);
+                }
+            }
+        }
+        o.add("spikes", spikes);
+        JsonArray stalls = new JsonArray();
+        JsonArray js = Json.array(report, "jvmStalls");
+        if (js != null) {
+            for (JsonElement e : js) {
+                JsonObject st = e.getAsJsonObject();
+                JsonObject v = new JsonObject();
+                Double off = Json.number(st, "offsetNs"), dur = Json.number(st, "durationNs");
+                v.addProperty("offset_s", off == null ? null : off / 1e9);
+                v.addProperty("duration_us", dur == null ? null : dur / 1e3);
+                v.add("kind", st.get("kind"));
+                v.add("detail", st.get("detail"));
+                stalls.add(v);
+            }
+        }
+        o.add("jvm_stalls", stalls);
+        JsonObject verdict = Json.object(report, "verdict");
+        o.add("checks", verdict != null ? verdict.get("checks") : new JsonArray());
+        return o;
+    }
+}

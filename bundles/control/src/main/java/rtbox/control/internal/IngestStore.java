@@ -1,0 +1,185 @@
+package rtbox.control.internal;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+
+/**
+ * Writes one decoded message: the message row once by (appliance, run, sequence), and
+ * what it says about its run, cell and appliance. One transaction per message, so that
+ * the broker's acknowledgement (after this returns) never covers a message that is not
+ * in the database.
+ */
+final class IngestStore {
+    /** What storing a message did. {@code cameOnline}: a status that turned an appliance online. */
+    record Outcome(boolean stored, boolean cameOnline) {
+    }
+
+    private final Db db;
+
+    IngestStore(Db db) {
+        this.db = db;
+    }
+
+    Outcome store(Inbound m, long now) throws SQLException {
+        try (Connection c = db.connection()) {
+            c.setAutoCommit(false);
+            try {
+                Outcome o = switch (m.kind()) {
+                    case STATUS -> status(c, m, now);
+                    case REPLY -> reply(c, m, now);
+                    default -> runMessage(c, m, now);
+                };
+                c.commit();
+                return o;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        }
+    }
+
+    private Outcome status(Connection c, Inbound m, long now) throws SQLException {
+        JsonObject j = m.json();
+        String state = "offline".equals(j.has("state") ? Json.string(j, "state") : null) ? "offline" : "online";
+        boolean busy = "online".equals(state) && j.has("busy") && j.get("busy").isJsonPrimitive()
+                && j.get("busy").getAsBoolean();
+        String run = busy ? Json.string(j, "run") : null;
+        long since = Json.epochMs(Json.string(j, "since"));
+        String before = Sql.one(c, "SELECT state FROM appliance WHERE id = ?", rs -> rs.getString(1), m.appliance());
+        String text = new String(m.raw(), StandardCharsets.UTF_8);
+        if (before == null && Sql.insertIfAbsent(c, db.postgres, "INSERT INTO appliance (id, state, busy, run_id,"
+                + " since_ms, last_seen_ms, status) VALUES (?, ?, ?, ?, ?, ?, ?)", m.appliance(), state, busy, run,
+                since, now, text)) {
+            return new Outcome(true, "online".equals(state));
+        }
+        Sql.update(c, "UPDATE appliance SET state = ?, busy = ?, run_id = ?, since_ms = ?, last_seen_ms = ?,"
+                + " status = ? WHERE id = ?", state, busy, run, since, now, text, m.appliance());
+        return new Outcome(true, "online".equals(state) && !"online".equals(before));
+    }
+
+    private void seen(Connection c, String appliance, long now) throws SQLException {
+        if (Sql.update(c, "UPDATE appliance SET last_seen_ms = ? WHERE id = ?", now, appliance) == 0) {
+            Sql.insertIfAbsent(c, db.postgres, "INSERT INTO appliance (id, state, busy, last_seen_ms) VALUES (?, ?, ?, ?)",
+                    appliance, "online", false, now);
+        }
+    }
+
+    private Outcome reply(Connection c, Inbound m, long now) throws SQLException {
+        JsonObject j = m.json();
+        seen(c, m.appliance(), now);
+        String verb = Json.string(j, "verb");
+        Integer code = Json.integer(j, "code");
+        boolean fresh = Sql.insertIfAbsent(c, db.postgres, "INSERT INTO reply (appliance, request_id, verb, code, message,"
+                + " payload, received_ms) VALUES (?, ?, ?, ?, ?, ?, ?)", m.appliance(), m.requestId(), verb, code,
+                Json.string(j, "message"), new String(m.raw(), StandardCharsets.UTF_8), now);
+        if (!fresh) {
+            return new Outcome(false, false);
+        }
+        JsonObject body = Json.object(j, "body");
+        if ("bundles".equals(verb) && code != null && code == 200 && body != null && body.has("bundles")) {
+            Sql.update(c, "UPDATE appliance SET bundles = ? WHERE id = ?", Json.GSON.toJson(body.get("bundles")),
+                    m.appliance());
+        } else if ("selftest".equals(verb)) {
+            JsonObject t = new JsonObject();
+            t.addProperty("at", Json.iso(now));
+            t.addProperty("code", code);
+            t.addProperty("ok", code != null && code == 200);
+            t.addProperty("message", Json.string(j, "message"));
+            t.add("body", body);
+            Sql.update(c, "UPDATE appliance SET selftest = ?, selftest_ms = ?, selftest_ok = ? WHERE id = ?",
+                    Json.GSON.toJson(t), now, code != null && code == 200, m.appliance());
+        }
+        return new Outcome(true, false);
+    }
+
+    private Outcome runMessage(Connection c, Inbound m, long now) throws SQLException {
+        seen(c, m.appliance(), now);
+        if (!Sql.insertIfAbsent(c, db.postgres, "INSERT INTO message (appliance, run_id, seq, type, received_ms, payload)"
+                + " VALUES (?, ?, ?, ?, ?, ?)", m.appliance(), m.run(), m.sequence(), m.kind().type(), now, m.raw())) {
+            return new Outcome(false, false);
+        }
+        JsonObject j = m.json();
+        Sql.insertIfAbsent(c, db.postgres, "INSERT INTO run (appliance, run_id, first_seen_ms) VALUES (?, ?, ?)",
+                m.appliance(), m.run(), now);
+        boolean plan = "plan".equals(Json.string(j, "kind")) || j.has("cell_name") || j.has("cells_planned");
+        switch (m.kind()) {
+            case PROGRESS -> {
+                if (plan) {
+                    Sql.update(c, "UPDATE run SET kind = 'plan', plan = COALESCE(plan, ?),"
+                            + " cells_planned = COALESCE(cells_planned, ?) WHERE appliance = ? AND run_id = ?",
+                            Json.string(j, "plan"), Json.integer(j, "cells"), m.appliance(), m.run());
+                } else {
+                    Sql.update(c, "UPDATE run SET kind = COALESCE(kind, 'run'), plan = COALESCE(plan, ?)"
+                            + " WHERE appliance = ? AND run_id = ?", Json.string(j, "probe"), m.appliance(), m.run());
+                }
+            }
+            case CELL -> {
+                Integer cell = Json.integer(j, "cell");
+                long started = Json.epochMs(Json.string(j, "started"));
+                if (cell != null) {
+                    Sql.insertIfAbsent(c, db.postgres, "INSERT INTO cell (appliance, run_id, cell, name, verdict, seq,"
+                            + " p99_us, p999_us, max_us, missed, started_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                            m.appliance(), m.run(), cell, Json.string(j, "cell_name"), Json.string(j, "verdict"),
+                            m.sequence(), Json.number(j, "p99_us"), Json.number(j, "p999_us"), Json.number(j, "max_us"),
+                            Json.whole(j, "missed_deadlines"), started);
+                }
+                Sql.update(c, "UPDATE run SET kind = 'plan', cells_planned = COALESCE(cells_planned, ?),"
+                        + " started_ms = CASE WHEN started_ms IS NULL OR started_ms > ? THEN ? ELSE started_ms END"
+                        + " WHERE appliance = ? AND run_id = ?", Json.integer(j, "cells"), started, started,
+                        m.appliance(), m.run());
+                kernel(c, m.appliance(), j);
+            }
+            case RESULT -> {
+                long started = Json.epochMs(Json.string(j, "started"));
+                long ended = Json.epochMs(Json.string(j, "ended"));
+                String kind = plan ? "plan" : "run";
+                Sql.update(c, "UPDATE run SET kind = ?, plan = COALESCE(?, plan), verdict = ?, reason = ?, state = ?,"
+                        + " started_ms = CASE WHEN ? > 0 AND (started_ms IS NULL OR started_ms > ?) THEN ? ELSE started_ms END,"
+                        + " ended_ms = ?, cells_planned = COALESCE(?, cells_planned), result_seq = ?"
+                        + " WHERE appliance = ? AND run_id = ?", kind, plan ? Json.string(j, "plan")
+                        : Json.string(j, "probe"), Json.string(j, "verdict"), Json.string(j, "reason"),
+                        Json.string(j, "state") != null ? Json.string(j, "state")
+                                : Boolean.FALSE.equals(bool(j, "complete")) ? "stopped" : "complete",
+                        started, started, started, ended == 0 ? now : ended, Json.integer(j, "cells_planned"),
+                        m.sequence(), m.appliance(), m.run());
+                if (!plan) {
+                    // A single run is its own one cell.
+                    Sql.insertIfAbsent(c, db.postgres, "INSERT INTO cell (appliance, run_id, cell, name, verdict, seq,"
+                            + " p99_us, p999_us, max_us, missed, started_ms) VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?)",
+                            m.appliance(), m.run(), Json.string(j, "probe"), Json.string(j, "verdict"), m.sequence(),
+                            Json.number(j, "p99_us"), Json.number(j, "p999_us"), Json.number(j, "max_us"),
+                            Json.whole(j, "missed_deadlines"), started);
+                    kernel(c, m.appliance(), j);
+                }
+                Sql.update(c, "UPDATE appliance SET last_run = ?, last_verdict = ? WHERE id = ?", m.run(),
+                        Json.string(j, "verdict"), m.appliance());
+            }
+            default -> throw new IllegalStateException(m.kind().name());
+        }
+        return new Outcome(true, false);
+    }
+
+    private static Boolean bool(JsonObject j, String f) {
+        JsonElement e = j.get(f);
+        return e != null && e.isJsonPrimitive() && e.getAsJsonPrimitive().isBoolean() ? e.getAsBoolean() : null;
+    }
+
+    /** The appliance's kernel release, from a result's system info (report.system.values.release). */
+    private static void kernel(Connection c, String appliance, JsonObject j) throws SQLException {
+        JsonObject values = Json.object(Json.object(Json.object(j, "report"), "system"), "values");
+        String release = Json.string(values, "release");
+        if (release != null) {
+            Sql.update(c, "UPDATE appliance SET kernel = ? WHERE id = ?",
+                    release.length() > 200 ? release.substring(0, 200) : release, appliance);
+        }
+    }
+
+    static JsonArray arrayOrEmpty(JsonElement e) {
+        return e != null && e.isJsonArray() ? e.getAsJsonArray() : new JsonArray();
+    }
+}

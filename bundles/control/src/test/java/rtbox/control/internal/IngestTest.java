@@ -1,0 +1,190 @@
+package rtbox.control.internal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import com.google.gson.JsonObject;
+
+/**
+ * The ingest on both databases: H2 in a file and a real PostgreSQL (Debian's, started in
+ * a temporary folder). Each case stores real schema-1 messages and reads them back
+ * through the run page's query.
+ */
+class IngestTest {
+    static Postgres pg;
+    static int dbs;
+    private final List<Db> open = new ArrayList<>();
+    private final List<String> appliancesOnline = new ArrayList<>();
+
+    @BeforeAll
+    static void startPostgres() throws Exception {
+        pg = Postgres.start();
+    }
+
+    @AfterAll
+    static void stopPostgres() throws Exception {
+        if (pg != null) {
+            pg.close();
+        }
+    }
+
+    @AfterEach
+    void close() {
+        open.forEach(Db::close);
+    }
+
+    static Stream<String> databases() {
+        return Stream.of("h2", "postgresql");
+    }
+
+    private Db db(String kind) throws Exception {
+        String url = kind.equals("h2")
+                ? "jdbc:h2:file:" + Files.createTempDirectory("rtbox-h2").resolve("control") + ";AUTO_SERVER=TRUE"
+                : pg.newDatabase("t" + (++dbs));
+        Db db = Db.open(url, null, null);
+        open.add(db);
+        return db;
+    }
+
+    private Ingest ingest(Db db) {
+        return new Ingest(new Decoder(20 * 1024 * 1024), new IngestStore(db), new Events(), appliancesOnline::add);
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void aPlanIsStoredOnceWhateverComesTwiceOrLate(String kind) throws Exception {
+        Db db = db(kind);
+        Ingest in = ingest(db);
+        in.accept("rtbox/v1/up/a1/status", Messages.status("a1", "online", true));
+        // Out of order, with repeats (QoS 1 redelivery and a journal re-publish).
+        in.accept(Messages.runTopic("a1", "r1", "cell"), Messages.cell("a1", "r1", 2, 2, "PASS", 40));
+        in.accept(Messages.runTopic("a1", "r1", "progress"), Messages.progress("a1", "r1", 1, 2));
+        in.accept(Messages.runTopic("a1", "r1", "cell"), Messages.cell("a1", "r1", 1, 2, "PASS", 30));
+        in.accept(Messages.runTopic("a1", "r1", "cell"), Messages.cell("a1", "r1", 1, 2, "PASS", 30));
+        in.accept(Messages.runTopic("a1", "r1", "progress"), Messages.progress("a1", "r1", 2, 2));
+        in.accept(Messages.runTopic("a1", "r1", "result"), Messages.result("a1", "r1", 2, "PASS"));
+        in.accept(Messages.runTopic("a1", "r1", "result"), Messages.result("a1", "r1", 2, "PASS"));
+        assertEquals(2, in.duplicates());
+        assertEquals(6, in.stored());
+        assertEquals(List.of("a1"), appliancesOnline);
+        try (Connection c = db.connection()) {
+            assertEquals(5, Sql.count(c, "SELECT COUNT(*) FROM message WHERE appliance = 'a1' AND run_id = 'r1'"));
+        }
+        JsonObject run = new Queries(db).run("a1", "r1");
+        assertEquals("PASS", run.get("verdict").getAsString());
+        assertEquals("complete", run.get("state").getAsString());
+        assertEquals(2, run.getAsJsonArray("cells").size());
+        assertEquals("c1", run.getAsJsonArray("cells").get(0).getAsJsonObject().get("name").getAsString());
+        JsonObject m = run.getAsJsonObject("messages");
+        assertEquals(0, m.getAsJsonArray("missing").size());
+        assertTrue(m.get("complete").getAsBoolean());
+        JsonObject fleet = new Queries(db).fleet(null, null, null, null, 0, 100);
+        JsonObject a1 = fleet.getAsJsonArray("appliances").get(0).getAsJsonObject();
+        assertEquals("busy", a1.get("state").getAsString());
+        assertEquals("6.1.0-test", a1.get("kernel").getAsString());
+        assertEquals("PASS", a1.get("last_verdict").getAsString());
+        // The stored message is the one that came, byte for byte.
+        assertArrayEquals(Messages.cell("a1", "r1", 1, 2, "PASS", 30), new Queries(db).message("a1", "r1", 2));
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void aGapIsShownAsMissing(String kind) throws Exception {
+        Db db = db(kind);
+        Ingest in = ingest(db);
+        in.accept(Messages.runTopic("a1", "r2", "progress"), Messages.progress("a1", "r2", 1, 3));
+        in.accept(Messages.runTopic("a1", "r2", "cell"), Messages.cell("a1", "r2", 1, 3, "PASS", 30));
+        // cell 2 (sequence 4) and the progress before it (3) never come
+        in.accept(Messages.runTopic("a1", "r2", "progress"), Messages.progress("a1", "r2", 3, 3));
+        in.accept(Messages.runTopic("a1", "r2", "cell"), Messages.cell("a1", "r2", 3, 3, "FAIL", 900));
+        in.accept(Messages.runTopic("a1", "r2", "result"), Messages.result("a1", "r2", 3, "FAIL"));
+        JsonObject m = new Queries(db).run("a1", "r2").getAsJsonObject("messages");
+        assertEquals("[4]", m.get("missing").toString());
+        assertEquals("[3]", m.get("progress_missing").toString());
+        assertEquals(7, m.get("expected").getAsInt());
+        assertFalse(m.get("complete").getAsBoolean());
+        // Under way, nothing missing yet past the last that came.
+        in.accept(Messages.runTopic("a1", "r3", "progress"), Messages.progress("a1", "r3", 1, 3));
+        JsonObject r3 = new Queries(db).run("a1", "r3").getAsJsonObject("messages");
+        assertEquals("[]", r3.get("missing").toString());
+        assertEquals(7, r3.get("expected").getAsInt());
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void badMessagesAreCountedNotStoredAndTheIngestGoesOn(String kind) throws Exception {
+        Db db = db(kind);
+        Ingest in = ingest(db);
+        // spoofed: a1's topic, a2 in the payload (and the reverse)
+        in.accept(Messages.runTopic("a1", "r1", "cell"), Messages.cell("a2", "r1", 1, 1, "PASS", 30));
+        in.accept("rtbox/v1/up/a2/status", Messages.status("a1", "online", false));
+        in.accept(Messages.runTopic("a1", "r1", "cell"), "this is not JSON".getBytes(StandardCharsets.UTF_8));
+        in.accept(Messages.runTopic("a1", "r1", "cell"), new byte[] {(byte) 0xff, (byte) 0xfe, 0x00});
+        JsonObject future = Json.parse(new String(Messages.cell("a1", "r1", 1, 1, "PASS", 30), StandardCharsets.UTF_8));
+        future.addProperty("schema", 2);
+        in.accept(Messages.runTopic("a1", "r1", "cell"), Messages.bytes(future));
+        future.remove("schema");
+        in.accept(Messages.runTopic("a1", "r1", "cell"), Messages.bytes(future));
+        // 20 MiB and one byte: over the limit (the broker lets up to 64 MiB through)
+        byte[] big = new byte[20 * 1024 * 1024 + 1];
+        Arrays.fill(big, (byte) ' ');
+        in.accept(Messages.runTopic("a1", "r1", "cell"), big);
+        in.accept("rtbox/v1/up/a1/runs/r1/whatever", Messages.cell("a1", "r1", 1, 1, "PASS", 30));
+        assertEquals(2, in.rejected("appliance-mismatch"));
+        assertEquals(2, in.rejected("not-json"));
+        assertEquals(2, in.rejected("unknown-schema"));
+        assertEquals(1, in.rejected("oversize"));
+        assertEquals(1, in.rejected("bad-topic"));
+        assertEquals(0, in.stored());
+        try (Connection c = db.connection()) {
+            assertEquals(0, Sql.count(c, "SELECT COUNT(*) FROM message"));
+            assertEquals(0, Sql.count(c, "SELECT COUNT(*) FROM appliance"));
+        }
+        // ...and the next good message is stored: the ingest never stops.
+        in.accept(Messages.runTopic("a1", "r1", "cell"), Messages.cell("a1", "r1", 1, 1, "PASS", 30));
+        assertEquals(1, in.stored());
+        assertEquals(8, in.health().getAsJsonArray("last_rejected").size());
+        // A 20 MiB message that is valid is stored (the limit is on size, not on content).
+        JsonObject huge = Json.parse(new String(Messages.cell("a1", "r9", 1, 1, "PASS", 30), StandardCharsets.UTF_8));
+        huge.addProperty("padding", " ".repeat(20 * 1024 * 1024 - 2000));
+        in.accept(Messages.runTopic("a1", "r9", "cell"), Messages.bytes(huge));
+        assertEquals(2, in.stored());
+        assertNull(in.health().get("nothing"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void lastWillTurnsAnApplianceOffline(String kind) throws Exception {
+        Db db = db(kind);
+        Ingest in = ingest(db);
+        in.accept("rtbox/v1/up/a1/status", Messages.status("a1", "online", false));
+        in.accept("rtbox/v1/up/a1/status", Messages.status("a1", "offline", false));
+        in.accept("rtbox/v1/up/a1/status", Messages.status("a1", "online", false));
+        assertEquals(List.of("a1", "a1"), appliancesOnline);
+        JsonObject fleet = new Queries(db).fleet(null, null, "online", null, 0, 10);
+        assertEquals(1, fleet.get("total").getAsLong());
+        assertEquals(1, fleet.getAsJsonObject("counts").get("online").getAsLong());
+    }
+
+    static Path unused() {
+        return null;
+    }
+}

@@ -1,0 +1,109 @@
+package rtbox.control.internal;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A real PostgreSQL from Debian (postgresql package: /usr/lib/postgresql/N/bin), made with
+ * initdb in a temporary folder and started on a free loopback port for one test class.
+ * PostgreSQL refuses to run as root: as root, it runs as the user postgres (the package
+ * makes it). Trust authentication, on 127.0.0.1 and its own socket folder only.
+ */
+final class Postgres implements AutoCloseable {
+    private final Path dir;
+    private final Path bin;
+    private final boolean asPostgres;
+    final int port;
+
+    private Postgres(Path dir, Path bin, boolean asPostgres, int port) {
+        this.dir = dir;
+        this.bin = bin;
+        this.asPostgres = asPostgres;
+        this.port = port;
+    }
+
+    static Path bin() throws IOException {
+        Path root = Path.of("/usr/lib/postgresql");
+        if (!Files.isDirectory(root)) {
+            throw new IOException("PostgreSQL is not installed (/usr/lib/postgresql is missing): apt-get install"
+                    + " postgresql (.ci/run does)");
+        }
+        try (Stream<Path> s = Files.list(root)) {
+            return s.map(p -> p.resolve("bin")).filter(p -> Files.isExecutable(p.resolve("initdb")))
+                    .max(Comparator.comparing(Path::toString))
+                    .orElseThrow(() -> new IOException("no initdb under /usr/lib/postgresql/*/bin"));
+        }
+    }
+
+    static Postgres start() throws IOException, InterruptedException {
+        Path bin = bin();
+        boolean root = "root".equals(System.getProperty("user.name"));
+        Path dir = Files.createTempDirectory("rtbox-pg");
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        if (root) {
+            run(List.of("chown", "-R", "postgres:postgres", dir.toString()), null);
+        }
+        Postgres pg = new Postgres(dir, bin, root, port);
+        pg.as(List.of(bin.resolve("initdb").toString(), "-D", dir.resolve("data").toString(), "-A", "trust", "-U",
+                "postgres", "-E", "UTF8", "--no-sync"));
+        pg.as(List.of(bin.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-l",
+                dir.resolve("log").toString(), "-w", "-t", "60", "-o", "-p " + port + " -k " + dir
+                        + " -c listen_addresses=127.0.0.1 -c fsync=off", "start"));
+        return pg;
+    }
+
+    String url() {
+        return "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres";
+    }
+
+    /** A fresh database for one test (so tests do not see each other's rows). */
+    String newDatabase(String name) throws IOException, InterruptedException {
+        as(List.of(bin.resolve("createdb").toString(), "-h", "127.0.0.1", "-p", Integer.toString(port), "-U",
+                "postgres", name));
+        return "jdbc:postgresql://127.0.0.1:" + port + "/" + name + "?user=postgres";
+    }
+
+    private void as(List<String> cmd) throws IOException, InterruptedException {
+        List<String> full = new ArrayList<>();
+        if (asPostgres) {
+            full.addAll(List.of("runuser", "-u", "postgres", "--"));
+        }
+        full.addAll(cmd);
+        run(full, dir);
+    }
+
+    private static void run(List<String> cmd, Path dir) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        if (dir != null) {
+            pb.directory(dir.toFile());
+        }
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            throw new IOException(String.join(" ", cmd) + " failed: " + out);
+        }
+    }
+
+    @Override
+    public void close() throws IOException, InterruptedException {
+        try {
+            as(List.of(bin.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-m", "immediate",
+                    "-w", "stop"));
+        } finally {
+            try (Stream<Path> s = Files.walk(dir)) {
+                s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+}
