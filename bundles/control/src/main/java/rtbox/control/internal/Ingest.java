@@ -6,7 +6,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
@@ -23,16 +23,16 @@ final class Ingest {
     private final Decoder decoder;
     private final IngestStore store;
     private final Events events;
-    private final Consumer<String> cameOnline;
+    private final BiConsumer<Inbound, IngestStore.Outcome> after;
     private final AtomicLong stored = new AtomicLong(), duplicates = new AtomicLong();
     private final Map<String, AtomicLong> rejected = new LinkedHashMap<>();
     private final Deque<JsonObject> lastRejected = new ArrayDeque<>();
 
-    Ingest(Decoder decoder, IngestStore store, Events events, Consumer<String> cameOnline) {
+    Ingest(Decoder decoder, IngestStore store, Events events, BiConsumer<Inbound, IngestStore.Outcome> after) {
         this.decoder = decoder;
         this.store = store;
         this.events = events;
-        this.cameOnline = cameOnline;
+        this.after = after;
         for (String r : Rejected.REASONS) {
             rejected.put(r, new AtomicLong());
         }
@@ -54,8 +54,10 @@ final class Ingest {
         }
         stored.incrementAndGet();
         events.publish(m);
-        if (o.cameOnline()) {
-            cameOnline.accept(m.appliance());
+        try {
+            after.accept(m, o);
+        } catch (RuntimeException e) {
+            System.err.println(LOG + "after storing " + topic + ": " + e);
         }
     }
 

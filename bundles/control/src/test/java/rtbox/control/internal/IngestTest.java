@@ -65,7 +65,11 @@ class IngestTest {
     }
 
     private Ingest ingest(Db db) {
-        return new Ingest(new Decoder(20 * 1024 * 1024), new IngestStore(db), new Events(), appliancesOnline::add);
+        return new Ingest(new Decoder(20 * 1024 * 1024), new IngestStore(db), new Events(), (m, o) -> {
+            if (o.cameOnline()) {
+                appliancesOnline.add(m.appliance());
+            }
+        });
     }
 
     @ParameterizedTest

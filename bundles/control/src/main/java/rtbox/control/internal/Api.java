@@ -1,0 +1,506 @@
+package rtbox.control.internal;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+
+import jakarta.servlet.http.Cookie;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import rtbox.control.ControlWeb;
+
+/**
+ * The JSON API under /api/v1/ (docs/control-api.md): routes, session and role checks, the
+ * CSRF check on every state-changing request, and the event stream. The work is done by
+ * {@link Queries}, {@link Operations}, {@link Compare}, {@link Records}, {@link Users}.
+ */
+final class Api extends HttpServlet {
+    private static final long serialVersionUID = 1;
+    private static final int MAX_JSON_BYTES = 4 * 1024 * 1024;
+    private final transient ControlRoom room;
+
+    Api(ControlRoom room) {
+        this.room = room;
+    }
+
+    @Override
+    protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+        String path = req.getPathInfo() == null ? "/" : req.getPathInfo();
+        String[] p = Arrays.stream(path.split("/")).filter(s -> !s.isEmpty())
+                .map(s -> URLDecoder.decode(s, StandardCharsets.UTF_8)).toArray(String[]::new);
+        String method = req.getMethod();
+        resp.setHeader("Cache-Control", "no-store");
+        resp.setHeader("X-Content-Type-Options", "nosniff");
+        try {
+            route(req, resp, method, p);
+        } catch (PlanLibrary.Problems e) {
+            JsonObject o = error(e.getMessage());
+            o.add("problems", e.problems);
+            send(resp, e.status, o);
+        } catch (BadRequest e) {
+            send(resp, e.status, error(e.getMessage()));
+        } catch (SQLException e) {
+            System.err.println("rtbox control: api: " + method + " " + path + ": " + Db.rootMessage(e));
+            send(resp, 500, error("database: " + Db.rootMessage(e)));
+        } catch (RuntimeException e) {
+            System.err.println("rtbox control: api: " + method + " " + path + ": " + e);
+            e.printStackTrace();
+            send(resp, 500, error(e.toString()));
+        }
+    }
+
+    private void route(HttpServletRequest req, HttpServletResponse resp, String method, String[] p)
+            throws IOException, SQLException {
+        if (p.length == 0) {
+            throw new NotFound("see docs/control-api.md for the API");
+        }
+        boolean changes = !method.equals("GET") && !method.equals("HEAD");
+        if (changes) {
+            checkOrigin(req);
+        }
+        if (p[0].equals("session") && p.length == 1 && method.equals("POST")) {
+            login(req, resp);
+            return;
+        }
+        Users.Session s = room.users.session(cookie(req));
+        if (s == null) {
+            throw new BadRequest(401, "not logged in (POST " + ControlWeb.API + "/session)");
+        }
+        if (changes && !MessageDigest.isEqual(s.csrf().getBytes(StandardCharsets.UTF_8),
+                String.valueOf(req.getHeader(ControlWeb.CSRF_HEADER)).getBytes(StandardCharsets.UTF_8))) {
+            throw new BadRequest(403, "missing or wrong " + ControlWeb.CSRF_HEADER + " header: send the csrf token"
+                    + " that GET " + ControlWeb.API + "/session returns");
+        }
+        String user = s.user();
+        switch (p[0]) {
+            case "session" -> {
+                if (p.length == 1 && method.equals("GET")) {
+                    send(resp, 200, sessionJson(s));
+                } else if (p.length == 1 && method.equals("DELETE")) {
+                    room.users.logout(s.token());
+                    room.audit.log(user, "logout", null, null);
+                    Cookie c = sessionCookie(req, "", 0);
+                    resp.addCookie(c);
+                    send(resp, 200, new JsonObject());
+                } else if (p.length == 2 && p[1].equals("password") && method.equals("PUT")) {
+                    JsonObject b = body(req);
+                    if (!room.users.checkOwnPassword(user, Json.string(b, "old"))) {
+                        throw new BadRequest(403, "the old password is wrong");
+                    }
+                    room.users.change(user, user, null, Json.string(b, "new"));
+                    send(resp, 200, new JsonObject());
+                } else {
+                    throw notAllowed(method, p);
+                }
+            }
+            case "fleet" -> {
+                get(method, p);
+                send(resp, 200, room.queries.fleet(req.getParameter("site"), req.getParameter("line"),
+                        req.getParameter("state"), req.getParameter("q"), offset(req), limit(req)));
+            }
+            case "appliances" -> appliances(req, resp, s, method, p);
+            case "runs" -> runs(req, resp, s, method, p);
+            case "events" -> {
+                get(method, p);
+                events(req, resp, s);
+            }
+            case "history" -> {
+                get(method, p);
+                send(resp, 200, room.queries.history(req.getParameter("appliance"), req.getParameter("serial"),
+                        req.getParameter("plan"), req.getParameter("cell"), Math.min(100_000, limit(req, 10_000))));
+            }
+            case "compare" -> {
+                get(method, p);
+                send(resp, 200, room.compare.compare(req.getParameter("a"), req.getParameter("b"),
+                        req.getParameter("reference")));
+            }
+            case "references" -> {
+                if (p.length == 1 && method.equals("GET")) {
+                    send(resp, 200, room.compare.references(req.getParameter("model"), req.getParameter("plan")));
+                } else if (p.length == 1 && method.equals("POST")) {
+                    need(s, Role.ADMIN);
+                    send(resp, 201, room.compare.setReference(user, body(req)));
+                } else if (p.length == 2 && method.equals("DELETE")) {
+                    need(s, Role.ADMIN);
+                    room.compare.deleteReference(user, number(p[1]));
+                    send(resp, 200, new JsonObject());
+                } else {
+                    throw notAllowed(method, p);
+                }
+            }
+            case "plans" -> plans(req, resp, s, method, p);
+            case "starts" -> {
+                post(method, p);
+                need(s, Role.OPERATOR);
+                send(resp, 200, room.operations.start(user, body(req)));
+            }
+            case "bundles" -> {
+                if (p.length == 1 && method.equals("GET")) {
+                    send(resp, 200, room.operations.bundles());
+                } else if (p.length == 1 && method.equals("POST")) {
+                    need(s, Role.ADMIN);
+                    send(resp, 201, room.operations.upload(user, bytes(req, Operations.MAX_BUNDLE_BYTES)));
+                } else {
+                    throw notAllowed(method, p);
+                }
+            }
+            case "swaps" -> {
+                post(method, p);
+                need(s, Role.ADMIN);
+                send(resp, 200, room.operations.swap(user, body(req)));
+            }
+            case "records" -> records(req, resp, s, method, p);
+            case "users" -> users(req, resp, s, method, p);
+            case "audit" -> {
+                get(method, p);
+                send(resp, 200, room.audit.list(offset(req), limit(req)));
+            }
+            case "ingest" -> {
+                get(method, p);
+                send(resp, 200, room.ingest.health());
+            }
+            default -> throw new NotFound("no API " + ControlWeb.API + "/" + p[0]);
+        }
+    }
+
+    // ---- routes ----
+
+    private void appliances(HttpServletRequest req, HttpServletResponse resp, Users.Session s, String method, String[] p)
+            throws IOException, SQLException {
+        if (p.length == 2 && method.equals("GET")) {
+            send(resp, 200, room.queries.appliance(p[1]));
+        } else if (p.length == 2 && method.equals("PUT")) {
+            need(s, Role.ADMIN);
+            send(resp, 200, room.setPlace(s.user(), p[1], body(req)));
+        } else if (p.length == 3 && p[2].equals("selftest") && method.equals("POST")) {
+            need(s, Role.OPERATOR);
+            send(resp, 202, room.operations.selftest(s.user(), p[1]));
+        } else if (p.length == 4 && p[2].equals("bundles") && p[3].equals("refresh") && method.equals("POST")) {
+            need(s, Role.OPERATOR);
+            send(resp, 202, room.operations.askBundles(p[1]));
+        } else {
+            throw notAllowed(method, p);
+        }
+    }
+
+    private void runs(HttpServletRequest req, HttpServletResponse resp, Users.Session s, String method, String[] p)
+            throws IOException, SQLException {
+        if (p.length == 1) {
+            get(method, p);
+            send(resp, 200, room.queries.runs(req.getParameter("appliance"), req.getParameter("serial"),
+                    req.getParameter("model"), req.getParameter("plan"), req.getParameter("verdict"), offset(req),
+                    limit(req)));
+        } else if (p.length == 3) {
+            get(method, p);
+            send(resp, 200, room.queries.run(p[1], p[2]));
+        } else if (p.length == 4 && p[3].equals("stop") && method.equals("POST")) {
+            need(s, Role.OPERATOR);
+            send(resp, 202, room.operations.stop(s.user(), p[1], p[2]));
+        } else if (p.length == 4) {
+            get(method, p);
+            Downloads.send(room.queries, p[1], p[2], p[3], resp);
+        } else if (p.length == 5 && p[3].equals("messages")) {
+            get(method, p);
+            byte[] m = room.queries.message(p[1], p[2], (int) number(p[4]));
+            if (m == null) {
+                throw new NotFound("no message " + p[4] + " of run '" + p[2] + "' of '" + p[1] + "'");
+            }
+            resp.setStatus(200);
+            resp.setContentType("application/json; charset=utf-8");
+            resp.getOutputStream().write(m);
+        } else {
+            throw notAllowed(method, p);
+        }
+    }
+
+    private void plans(HttpServletRequest req, HttpServletResponse resp, Users.Session s, String method, String[] p)
+            throws IOException, SQLException {
+        if (p.length == 1 && method.equals("GET")) {
+            send(resp, 200, room.library.list());
+        } else if (p.length == 2 && p[1].equals("check") && method.equals("POST")) {
+            JsonObject b = body(req);
+            JsonElement plan = b.get("plan");
+            String text = plan != null && plan.isJsonObject() ? Json.GSON.toJson(plan)
+                    : Json.string(b, "name") != null ? room.library.text(Json.string(b, "name")) : null;
+            if (text == null) {
+                throw new BadRequest("give plan (the plan itself) or name (a plan in the library)");
+            }
+            send(resp, 200, room.library.check(text));
+        } else if (p.length == 2 && method.equals("GET")) {
+            resp.setStatus(200);
+            resp.setContentType("application/json; charset=utf-8");
+            resp.getOutputStream().write(room.library.text(p[1]).getBytes(StandardCharsets.UTF_8));
+        } else if (p.length == 2 && method.equals("PUT")) {
+            need(s, Role.ADMIN);
+            String text = new String(bytes(req, MAX_JSON_BYTES), StandardCharsets.UTF_8);
+            PlanLibrary.parse(text);
+            room.library.save(p[1], text);
+            JsonObject d = new JsonObject();
+            d.addProperty("sha256", Passwords.sha256(text.getBytes(StandardCharsets.UTF_8)));
+            room.audit.log(s.user(), "plan-save", p[1], d);
+            send(resp, 200, d);
+        } else {
+            throw notAllowed(method, p);
+        }
+    }
+
+    private void records(HttpServletRequest req, HttpServletResponse resp, Users.Session s, String method, String[] p)
+            throws IOException, SQLException {
+        if (p.length == 1 && method.equals("GET")) {
+            send(resp, 200, room.records.list(req.getParameter("serial"), req.getParameter("model"), offset(req),
+                    limit(req)));
+        } else if (p.length == 1 && method.equals("POST")) {
+            need(s, Role.OPERATOR);
+            JsonObject b = body(req);
+            send(resp, 201, room.records.issue(s.user(), Json.string(b, "appliance"), Json.string(b, "run"),
+                    Json.string(b, "comment"), "operator"));
+        } else if (p.length == 2 && p[1].equals("verify") && method.equals("GET")) {
+            send(resp, 200, room.records.verify());
+        } else if (p.length == 2 && method.equals("GET") && p[1].endsWith(".html")) {
+            String html = room.records.html(number(p[1].substring(0, p[1].length() - 5)));
+            resp.setStatus(200);
+            resp.setContentType("text/html; charset=utf-8");
+            resp.setHeader("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'");
+            resp.getOutputStream().write(html.getBytes(StandardCharsets.UTF_8));
+        } else if (p.length == 2 && method.equals("GET")) {
+            String id = p[1].endsWith(".json") ? p[1].substring(0, p[1].length() - 5) : p[1];
+            if (p[1].endsWith(".json")) {
+                resp.setHeader("Content-Disposition", "attachment; filename=\"record-" + id + ".json\"");
+            }
+            send(resp, 200, room.records.get(number(id)));
+        } else {
+            throw notAllowed(method, p);
+        }
+    }
+
+    private void users(HttpServletRequest req, HttpServletResponse resp, Users.Session s, String method, String[] p)
+            throws IOException, SQLException {
+        need(s, Role.ADMIN);
+        if (p.length == 1 && method.equals("GET")) {
+            send(resp, 200, room.users.list());
+        } else if (p.length == 1 && method.equals("POST")) {
+            JsonObject b = body(req);
+            room.users.add(s.user(), Json.string(b, "name"), Role.of(Json.string(b, "role")), Json.string(b, "password"));
+            send(resp, 201, room.users.list());
+        } else if (p.length == 2 && method.equals("PUT")) {
+            JsonObject b = body(req);
+            room.users.change(s.user(), p[1], b.has("role") ? Role.of(Json.string(b, "role")) : null,
+                    Json.string(b, "password"));
+            send(resp, 200, room.users.list());
+        } else if (p.length == 2 && method.equals("DELETE")) {
+            room.users.delete(s.user(), p[1]);
+            send(resp, 200, room.users.list());
+        } else {
+            throw notAllowed(method, p);
+        }
+    }
+
+    // ---- log-in and events ----
+
+    private void login(HttpServletRequest req, HttpServletResponse resp) throws IOException, SQLException {
+        String ct = req.getContentType();
+        if (ct == null || !ct.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+            throw new BadRequest(415, "log in with Content-Type: application/json");
+        }
+        JsonObject b = body(req);
+        String user = Json.string(b, "user"), password = Json.string(b, "password");
+        if (user == null || password == null) {
+            throw new BadRequest("give user and password");
+        }
+        Users.Session s = room.users.login(user, password);
+        if (s == null) {
+            room.audit.log(user.length() > 64 ? user.substring(0, 64) : user, "login-failed", null, null);
+            throw new BadRequest(401, "wrong user name or password");
+        }
+        room.audit.log(user, "login", null, null);
+        resp.addCookie(sessionCookie(req, s.token(), -1));
+        send(resp, 200, sessionJson(s));
+    }
+
+    private static Cookie sessionCookie(HttpServletRequest req, String value, int maxAge) {
+        Cookie c = new Cookie(ControlWeb.SESSION_COOKIE, value);
+        c.setHttpOnly(true);
+        c.setPath("/");
+        c.setSecure(req.isSecure());
+        c.setMaxAge(maxAge);
+        c.setAttribute("SameSite", "Strict");
+        return c;
+    }
+
+    private static JsonObject sessionJson(Users.Session s) {
+        JsonObject o = new JsonObject();
+        o.addProperty("user", s.user());
+        o.addProperty("role", s.role().id());
+        o.addProperty("csrf", s.csrf());
+        return o;
+    }
+
+    private static String cookie(HttpServletRequest req) {
+        Cookie[] cs = req.getCookies();
+        if (cs != null) {
+            for (Cookie c : cs) {
+                if (ControlWeb.SESSION_COOKIE.equals(c.getName())) {
+                    return c.getValue();
+                }
+            }
+        }
+        return null;
+    }
+
+    /** A browser says where a request comes from: one from another origin is refused. */
+    private static void checkOrigin(HttpServletRequest req) {
+        String origin = req.getHeader("Origin");
+        if (origin == null) {
+            return;
+        }
+        try {
+            URI o = URI.create(origin);
+            String host = req.getHeader("Host");
+            if (host == null || !host.equalsIgnoreCase(o.getRawAuthority())) {
+                throw new BadRequest(403, "request from another origin (" + origin + ") refused");
+            }
+        } catch (IllegalArgumentException e) {
+            throw new BadRequest(403, "request with an unreadable Origin (" + origin + ") refused");
+        }
+    }
+
+    private void events(HttpServletRequest req, HttpServletResponse resp, Users.Session s) throws IOException {
+        String a = req.getParameter("appliance");
+        Set<String> appliances = a == null || a.isEmpty() ? null : new HashSet<>(Arrays.asList(a.split(",")));
+        Events.Subscriber sub = room.events.subscribe(appliances, req.getParameter("run"), s.role() == Role.ADMIN);
+        try {
+            resp.setStatus(200);
+            resp.setContentType("text/event-stream; charset=utf-8");
+            resp.setHeader("X-Accel-Buffering", "no");
+            PrintWriter w = resp.getWriter();
+            w.write(": rtbox control room events\nretry: 3000\n\n");
+            w.flush();
+            while (!w.checkError() && room.running()) {
+                Events.Event e = sub.queue.poll(15, TimeUnit.SECONDS);
+                if (sub.overflowed) {
+                    sub.overflowed = false;
+                    w.write("event: overflow\ndata: {}\n\n");
+                }
+                if (e == null) {
+                    w.write(": keep-alive\n\n");
+                } else {
+                    w.write("event: " + e.name() + "\ndata: " + e.data() + "\n\n");
+                }
+                w.flush();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            room.events.unsubscribe(sub);
+        }
+    }
+
+    // ---- helpers ----
+
+    private static void need(Users.Session s, Role r) {
+        if (!s.role().atLeast(r)) {
+            throw new BadRequest(403, "needs role " + r.id() + "; you are " + s.role().id());
+        }
+    }
+
+    private static void get(String method, String[] p) {
+        if (!method.equals("GET")) {
+            throw notAllowed(method, p);
+        }
+    }
+
+    private static void post(String method, String[] p) {
+        if (!method.equals("POST") || p.length != 1) {
+            throw notAllowed(method, p);
+        }
+    }
+
+    private static BadRequest notAllowed(String method, String[] p) {
+        return new BadRequest(405, method + " " + ControlWeb.API + "/" + String.join("/", p) + " is not in the API"
+                + " (docs/control-api.md)");
+    }
+
+    private static long number(String s) {
+        try {
+            return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            throw new BadRequest("'" + s + "' is not a number");
+        }
+    }
+
+    private static int offset(HttpServletRequest req) {
+        String o = req.getParameter("offset");
+        int v = o == null ? 0 : (int) number(o);
+        if (v < 0) {
+            throw new BadRequest("offset must be >= 0");
+        }
+        return v;
+    }
+
+    private static int limit(HttpServletRequest req) {
+        return limit(req, 1000);
+    }
+
+    private static int limit(HttpServletRequest req, int max) {
+        String l = req.getParameter("limit");
+        int v = l == null ? 100 : (int) number(l);
+        if (v < 1 || v > max) {
+            throw new BadRequest("limit must be 1 to " + max);
+        }
+        return v;
+    }
+
+    private static byte[] bytes(HttpServletRequest req, int max) throws IOException {
+        if (req.getContentLengthLong() > max) {
+            throw new BadRequest(413, "the body has " + req.getContentLengthLong() + " bytes, more than " + max);
+        }
+        try (InputStream in = req.getInputStream()) {
+            byte[] b = in.readNBytes(max + 1);
+            if (b.length > max) {
+                throw new BadRequest(413, "the body is larger than " + max + " bytes");
+            }
+            return b;
+        }
+    }
+
+    private static JsonObject body(HttpServletRequest req) throws IOException {
+        byte[] b = bytes(req, MAX_JSON_BYTES);
+        try {
+            JsonObject o = Json.GSON.fromJson(new String(b, StandardCharsets.UTF_8), JsonObject.class);
+            if (o == null) {
+                throw new BadRequest("the body must be a JSON object");
+            }
+            return o;
+        } catch (JsonParseException | ClassCastException e) {
+            throw new BadRequest("the body is not a JSON object: " + Json.shortMessage(e));
+        }
+    }
+
+    private static JsonObject error(String message) {
+        JsonObject o = new JsonObject();
+        o.addProperty("error", message);
+        return o;
+    }
+
+    static void send(HttpServletResponse resp, int status, JsonElement body) throws IOException {
+        resp.setStatus(status);
+        resp.setContentType("application/json; charset=utf-8");
+        byte[] b = Json.GSON.toJson(body).getBytes(StandardCharsets.UTF_8);
+        resp.setContentLength(b.length);
+        resp.getOutputStream().write(b);
+    }
+}

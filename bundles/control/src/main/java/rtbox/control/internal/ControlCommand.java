@@ -1,0 +1,321 @@
+package rtbox.control.internal;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Dictionary;
+import java.util.Hashtable;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceReference;
+import org.osgi.service.cm.Configuration;
+import org.osgi.service.cm.ConfigurationAdmin;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.metatype.annotations.Designate;
+
+import com.google.gson.JsonObject;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import rtbox.broker.LocalBroker;
+
+/**
+ * {@code rtbox control}: serves the control room (the embedded broker unless a site
+ * broker is configured, the ingest, the web application) until SIGTERM;
+ * {@code rtbox control verify} checks the acceptance records' hash chain;
+ * {@code rtbox control import DIR} stores a job's messages (what {@code rtbox job} calls).
+ */
+@Component(service = Object.class, property = "rtbox.command=control", configurationPid = "rtbox.control",
+        configurationPolicy = ConfigurationPolicy.OPTIONAL)
+@Designate(ocd = Settings.class)
+@Command(name = "control", description = {"The control room: keeps, shows, compares and certifies the fleet's results.",
+    "  rtbox control [--port 8480] [--bind 127.0.0.1]   serve it (docs/control-api.md), until SIGTERM",
+    "  rtbox control verify                            check the acceptance records' hash chain",
+    "  rtbox control import DIR                        store the MQTT messages rtbox job kept in DIR"},
+        subcommands = {ControlCommand.Verify.class, ControlCommand.Import.class})
+public class ControlCommand implements Callable<Integer> {
+    private static final int ERROR = 2;
+    static final String HTTP_PID = "org.apache.felix.http";
+
+    @Spec
+    CommandSpec spec;
+    @Option(names = "--port", description = "HTTP(S) port (default: port in rtbox.control, 8480)")
+    Integer port;
+    @Option(names = "--bind", description = "address to bind (default 127.0.0.1; another needs tlsKeyStore: HTTPS)")
+    String bind;
+
+    @Reference
+    ConfigurationAdmin cm;
+
+    private static volatile BundleContext context;
+    private static volatile Settings settings;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    @Activate
+    @Modified
+    void activate(BundleContext bc, Settings s) {
+        context = bc;
+        settings = s;
+    }
+
+    @Deactivate
+    void deactivate() {
+        stopped.countDown();
+    }
+
+    static Path dataDir(BundleContext bc) {
+        String storage = bc.getProperty("rtbox.control.data");
+        if (storage != null) {
+            return Path.of(storage).toAbsolutePath();
+        }
+        storage = bc.getProperty("launch.storage.dir");
+        return storage != null ? Path.of(storage).toAbsolutePath().getParent()
+                : bc.getDataFile("").toPath().toAbsolutePath();
+    }
+
+    static Path plansDir(Settings s) {
+        if (s.plansDir() != null && !s.plansDir().isEmpty()) {
+            return Path.of(s.plansDir());
+        }
+        return Path.of(System.getProperty("rtbox.home", ".")).resolve("plans").toAbsolutePath();
+    }
+
+    /** The configured database, or the H2 file under DATA/control/db (AUTO_SERVER: rtbox job and verify share it). */
+    static Db openDb(Settings s, Path data) throws SQLException, IOException {
+        String url = s.jdbcUrl();
+        if (url == null || url.isEmpty()) {
+            url = h2Url(data);
+        }
+        return Db.open(url, s.jdbcUser(), MqttLink.readSecret(s.jdbcPasswordFile()));
+    }
+
+    static String h2Url(Path data) throws IOException {
+        Files.createDirectories(data.resolve("control"));
+        return "jdbc:h2:file:" + data.resolve("control").resolve("db").toAbsolutePath() + ";AUTO_SERVER=TRUE";
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Settings s = settings;
+        Path data = dataDir(context);
+        int httpPort = port != null ? port : s.port();
+        String address = bind != null ? bind : s.bind();
+        boolean local;
+        try {
+            local = InetAddress.getByName(address).isLoopbackAddress();
+        } catch (IOException e) {
+            err.println("rtbox control: --bind " + address + ": not an address of this machine (" + e.getMessage() + ")");
+            return ERROR;
+        }
+        if (!local && (s.tlsKeyStore() == null || s.tlsKeyStore().isEmpty())) {
+            err.println("rtbox control: bound to " + address + " the control room serves HTTPS only: set tlsKeyStore"
+                    + " and tlsKeyStorePasswordFile in etc/rtbox.control.cfg (or bind 127.0.0.1)");
+            return ERROR;
+        }
+        LocalBroker broker = null;
+        Configuration serve = null;
+        Configuration http = null;
+        try {
+            String brokers = s.brokers();
+            String passwordFile = s.passwordFile();
+            String user = s.username();
+            if (brokers == null || brokers.isEmpty()) {
+                Path pw = passwordFile == null || passwordFile.isEmpty() ? data.resolve("broker").resolve("password")
+                        : Path.of(passwordFile);
+                broker = LocalBroker.start(s.brokerPort(), 64 * 1024 * 1024, pw);
+                brokers = broker.uri();
+                passwordFile = pw.toString();
+                user = LocalBroker.CONTROL_USER;
+                err.println("rtbox control: embedded broker on " + brokers + " (127.0.0.1 only; password in " + pw + ")");
+            }
+            String scheme = local ? "http" : "https";
+            String url = s.publicUrl() != null && !s.publicUrl().isEmpty() ? s.publicUrl()
+                    : scheme + "://" + (address.contains(":") ? "[" + address + "]" : address) + ":" + httpPort + "/";
+            Dictionary<String, Object> p = new Hashtable<>();
+            p.put("jdbcUrl", s.jdbcUrl() == null || s.jdbcUrl().isEmpty() ? h2Url(data) : s.jdbcUrl());
+            p.put("jdbcUser", s.jdbcUser());
+            p.put("jdbcPasswordFile", s.jdbcPasswordFile());
+            p.put("brokers", brokers);
+            p.put("username", user);
+            p.put("passwordFile", passwordFile == null ? "" : passwordFile);
+            p.put("tlsTrustStore", s.tlsTrustStore());
+            p.put("clientId", s.clientId());
+            p.put("maxMessageBytes", s.maxMessageBytes());
+            p.put("selftestMaxAge", s.selftestMaxAge());
+            p.put("signOff", s.signOff());
+            p.put("plansDir", plansDir(s).toString());
+            p.put("dataDir", data.toString());
+            p.put("publicUrl", url);
+            serve = cm.getConfiguration(ControlRoom.PID, "?");
+            serve.update(p);
+            ControlRoom room = await(err);
+            if (room == null) {
+                return ERROR;
+            }
+            http = cm.getConfiguration(HTTP_PID, "?");
+            http.update(httpConfig(s, address, httpPort, local));
+            out.println("rtbox control: serving " + url + " (API " + url.replaceAll("/$", "") + "/api/v1/)");
+            if (room.adminMade()) {
+                out.println("rtbox control: first start: user 'admin', password in " + room.adminPasswordFile()
+                        + " (mode 0600)");
+            }
+            out.flush();
+            stopped.await();
+            return 0;
+        } catch (IOException | RuntimeException e) {
+            err.println("rtbox control: " + e.getMessage());
+            return ERROR;
+        } finally {
+            if (http != null) {
+                http.delete();
+            }
+            if (serve != null) {
+                serve.delete();
+            }
+            if (broker != null) {
+                broker.close();
+            }
+        }
+    }
+
+    private ControlRoom await(PrintWriter err) throws InterruptedException {
+        long end = System.currentTimeMillis() + 120_000;
+        while (System.currentTimeMillis() < end) {
+            ServiceReference<ControlRoom> ref = context.getServiceReference(ControlRoom.class);
+            if (ref != null) {
+                ControlRoom r = context.getService(ref);
+                if (r != null) {
+                    return r;
+                }
+            }
+            if (ControlRoom.lastFailure != null) {
+                err.println("rtbox control: cannot start: " + ControlRoom.lastFailure);
+                return null;
+            }
+            Thread.sleep(100);
+        }
+        err.println("rtbox control: the control room did not start within 120 s");
+        return null;
+    }
+
+    private static Dictionary<String, Object> httpConfig(Settings s, String address, int port, boolean local)
+            throws IOException {
+        Dictionary<String, Object> h = new Hashtable<>();
+        h.put("org.apache.felix.http.host", address);
+        h.put("org.apache.felix.http.jetty.sendServerHeader", false);
+        if (local) {
+            h.put("org.apache.felix.http.enable", true);
+            h.put("org.apache.felix.https.enable", false);
+            h.put("org.osgi.service.http.port", port);
+        } else {
+            String pw = MqttLink.readSecret(s.tlsKeyStorePasswordFile());
+            h.put("org.apache.felix.http.enable", false);
+            h.put("org.apache.felix.https.enable", true);
+            h.put("org.osgi.service.http.port.secure", port);
+            h.put("org.apache.felix.https.keystore", s.tlsKeyStore());
+            if (pw != null) {
+                h.put("org.apache.felix.https.keystore.password", pw);
+                h.put("org.apache.felix.https.keystore.key.password", pw);
+            }
+        }
+        return h;
+    }
+
+    @Command(name = "verify", description = "Checks the acceptance records' hash chain and names the first record"
+            + " that was changed. Exit 0 intact, 1 changed, 2 error.")
+    static class Verify implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            try (Db db = openDb(settings, dataDir(context))) {
+                JsonObject v = new Records(db, 0).verify();
+                if (v.get("ok").getAsBoolean()) {
+                    out.println("rtbox control verify: OK: " + v.get("records").getAsLong() + " records, the chain is"
+                            + " intact (" + db.url.replaceAll("password=[^;&]*", "password=...") + ")");
+                    return 0;
+                }
+                out.println("rtbox control verify: CHANGED: record " + v.get("first_changed").getAsLong()
+                        + " is the first record that was changed: " + v.get("problem").getAsString());
+                return 1;
+            } catch (SQLException | IOException e) {
+                spec.commandLine().getErr().println("rtbox control verify: " + e.getMessage());
+                return ERROR;
+            }
+        }
+    }
+
+    @Command(name = "import", description = "Stores the MQTT messages of a job (rtbox job's DIR/mqtt, APPLIANCE-RUN*.json)"
+            + " into the control room's database and prints each run's page.")
+    static class Import implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+        @Parameters(index = "0", description = "folder with the messages")
+        Path dir;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            try (Db db = openDb(settings, dataDir(context))) {
+                Ingest ingest = new Ingest(new Decoder(settings.maxMessageBytes()), new IngestStore(db), new Events(),
+                        (m, o) -> {
+                        });
+                List<Path> files = new ArrayList<>();
+                try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "*.json")) {
+                    ds.forEach(files::add);
+                }
+                java.util.Set<String> runs = new java.util.TreeSet<>();
+                for (Path f : files) {
+                    byte[] b = Files.readAllBytes(f);
+                    JsonObject j;
+                    try {
+                        j = Json.parse(new String(b, StandardCharsets.UTF_8));
+                    } catch (RuntimeException e) {
+                        err.println("rtbox control import: " + f + " is not JSON: skipped");
+                        continue;
+                    }
+                    String type = Json.string(j, "type");
+                    if (j == null || Json.string(j, "appliance") == null || Json.string(j, "run") == null || type == null) {
+                        continue;
+                    }
+                    ingest.accept("rtbox/v1/up/" + Json.string(j, "appliance") + "/runs/" + Json.string(j, "run") + "/"
+                            + type, b);
+                    runs.add(Json.string(j, "appliance") + "/" + Json.string(j, "run"));
+                }
+                String base = "http://127.0.0.1:" + settings.port();
+                for (String r : runs) {
+                    out.println("rtbox control: stored run " + r + ": " + base + "/runs/" + r + " (rtbox control serves"
+                            + " it; API " + base + "/api/v1/runs/" + r + ")");
+                }
+                out.println("rtbox control import: " + ingest.stored() + " messages stored, " + ingest.duplicates()
+                        + " already there, into " + db.url);
+                return 0;
+            } catch (SQLException | IOException e) {
+                err.println("rtbox control import: " + e.getMessage());
+                return ERROR;
+            }
+        }
+    }
+}

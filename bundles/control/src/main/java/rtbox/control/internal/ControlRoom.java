@@ -1,0 +1,215 @@
+package rtbox.control.internal;
+
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.Dictionary;
+import java.util.Hashtable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.Constants;
+import org.osgi.framework.ServiceFactory;
+import org.osgi.framework.ServiceRegistration;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.servlet.context.ServletContextHelper;
+import org.osgi.service.servlet.whiteboard.HttpWhiteboardConstants;
+
+import com.google.gson.JsonObject;
+
+import jakarta.servlet.Servlet;
+import rtbox.control.ControlWeb;
+import rtbox.plan.Plans;
+
+/**
+ * The control room proper, started by {@code rtbox control} (configuration
+ * {@code rtbox.control.serve}): the database, the MQTT ingest and commands, and the HTTP
+ * API with its servlet context on the whiteboard. Stopping it stops all of these, and
+ * leaves no thread.
+ */
+@Component(service = ControlRoom.class, configurationPid = ControlRoom.PID, configurationPolicy =
+        ConfigurationPolicy.REQUIRE, immediate = true)
+public class ControlRoom {
+    static final String PID = "rtbox.control.serve";
+    private static final String LOG = "rtbox control: ";
+    /** Why the last start failed, for rtbox control to print (null when it did not). */
+    static volatile String lastFailure;
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    volatile Plans plans;
+
+    Db db;
+    Users users;
+    Audit audit;
+    Queries queries;
+    Events events;
+    Ingest ingest;
+    Operations operations;
+    Compare compare;
+    Records records;
+    PlanLibrary library;
+    private Commander commander;
+    private MqttLink mqtt;
+    private ExecutorService pool;
+    private Settings settings;
+    private volatile boolean running;
+    private ServiceRegistration<?> context, api;
+    private Path adminPasswordFile;
+    private boolean adminMade;
+
+    @Activate
+    void activate(BundleContext bc, Settings s) throws Exception {
+        lastFailure = null;
+        settings = s;
+        try {
+            Path data = Path.of(s.dataDir());
+            db = ControlCommand.openDb(s, data);
+            users = new Users(db);
+            audit = new Audit(db);
+            adminPasswordFile = data.resolve("control").resolve("admin-password");
+            adminMade = users.ensureAdmin(adminPasswordFile);
+            queries = new Queries(db);
+            events = new Events();
+            AtomicInteger n = new AtomicInteger();
+            pool = Executors.newFixedThreadPool(16, r -> {
+                Thread t = new Thread(r, "rtbox-control-" + n.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            });
+            commander = new Commander((topic, payload) -> mqtt.publish(topic, payload));
+            library = new PlanLibrary(ControlCommand.plansDir(s), () -> plans);
+            operations = new Operations(db, commander, library, pool);
+            compare = new Compare(db, queries);
+            records = new Records(db, s.selftestMaxAge() * 1000);
+            ingest = new Ingest(new Decoder(s.maxMessageBytes()), new IngestStore(db), events, this::after);
+            mqtt = new MqttLink(s.brokers(), s.clientId(), s.username(), MqttLink.readSecret(s.passwordFile()),
+                    s.tlsTrustStore(), ingest);
+            running = true;
+            registerHttp(bc);
+            mqtt.connect(30_000);
+        } catch (Exception e) {
+            lastFailure = Db.rootMessage(e);
+            System.err.println(LOG + "cannot start: " + lastFailure);
+            deactivate();
+            throw e;
+        }
+    }
+
+    private void registerHttp(BundleContext bc) {
+        Dictionary<String, Object> cp = new Hashtable<>();
+        cp.put(HttpWhiteboardConstants.HTTP_WHITEBOARD_CONTEXT_NAME, ControlWeb.CONTEXT_NAME);
+        cp.put(HttpWhiteboardConstants.HTTP_WHITEBOARD_CONTEXT_PATH, ControlWeb.CONTEXT_PATH);
+        cp.put(Constants.SERVICE_RANKING, 10);
+        // One helper per using bundle: the page bundle's resources come from the page bundle.
+        context = bc.registerService(ServletContextHelper.class.getName(), new ServiceFactory<ServletContextHelper>() {
+            @Override
+            public ServletContextHelper getService(Bundle bundle, ServiceRegistration<ServletContextHelper> reg) {
+                return new ServletContextHelper(bundle) {
+                };
+            }
+
+            @Override
+            public void ungetService(Bundle bundle, ServiceRegistration<ServletContextHelper> reg,
+                    ServletContextHelper service) {
+            }
+        }, cp);
+        Dictionary<String, Object> sp = new Hashtable<>();
+        sp.put(HttpWhiteboardConstants.HTTP_WHITEBOARD_SERVLET_PATTERN, ControlWeb.API + "/*");
+        sp.put(HttpWhiteboardConstants.HTTP_WHITEBOARD_CONTEXT_SELECT, ControlWeb.CONTEXT_SELECT);
+        sp.put(HttpWhiteboardConstants.HTTP_WHITEBOARD_SERVLET_NAME, "rtbox.control.api");
+        api = bc.registerService(Servlet.class, new Api(this), sp);
+    }
+
+    boolean running() {
+        return running;
+    }
+
+    boolean mqttConnected() {
+        return mqtt != null && mqtt.connected();
+    }
+
+    Path adminPasswordFile() {
+        return adminPasswordFile;
+    }
+
+    boolean adminMade() {
+        return adminMade;
+    }
+
+    Settings settings() {
+        return settings;
+    }
+
+    /** After the ingest stored a message: replies to the commander, new appliances asked for bundles, auto sign-off. */
+    private void after(Inbound m, IngestStore.Outcome o) {
+        switch (m.kind()) {
+            case REPLY -> commander.replied(m);
+            case STATUS -> {
+                if (o.cameOnline()) {
+                    pool.execute(() -> operations.askBundles(m.appliance()));
+                }
+            }
+            case RESULT -> {
+                if ("verdict".equals(settings.signOff())) {
+                    pool.execute(() -> autoSignOff(m.appliance(), m.run()));
+                }
+            }
+            default -> {
+            }
+        }
+    }
+
+    private void autoSignOff(String appliance, String run) {
+        try {
+            records.issue("verdict", appliance, run, "signed off by the plan's verdict (signOff=verdict)", "verdict");
+        } catch (BadRequest | SQLException e) {
+            System.err.println(LOG + "no record for run " + run + " of " + appliance + ": " + e.getMessage());
+        }
+    }
+
+    JsonObject setPlace(String user, String appliance, JsonObject b) throws SQLException {
+        String site = Json.string(b, "site"), line = Json.string(b, "line");
+        try (java.sql.Connection c = db.connection()) {
+            c.setAutoCommit(false);
+            if (Sql.update(c, "UPDATE appliance SET site = ?, line = ? WHERE id = ?", site, line, appliance) == 0) {
+                throw new NotFound("no appliance '" + appliance + "'");
+            }
+            Audit.log(c, user, "appliance-set", appliance, b);
+            c.commit();
+        }
+        return queries.appliance(appliance);
+    }
+
+    @Deactivate
+    void deactivate() {
+        running = false;
+        if (api != null) {
+            api.unregister();
+            api = null;
+        }
+        if (context != null) {
+            context.unregister();
+            context = null;
+        }
+        if (mqtt != null) {
+            mqtt.close();
+            mqtt = null;
+        }
+        if (pool != null) {
+            pool.shutdownNow();
+            pool = null;
+        }
+        if (db != null) {
+            db.close();
+            db = null;
+        }
+    }
+}

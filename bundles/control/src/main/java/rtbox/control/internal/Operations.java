@@ -1,0 +1,332 @@
+package rtbox.control.internal;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.jar.JarInputStream;
+import java.util.jar.Manifest;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+
+/**
+ * What an operator or admin does to appliances: start a plan (checked first; a self-test
+ * just before, kept with the run for its record), stop, self-test, and swap a bundle.
+ * Every one goes to the audit log with who did it.
+ */
+final class Operations {
+    static final long REPLY_MS = 20_000;
+    private final Db db;
+    private final Commander commander;
+    private final PlanLibrary library;
+    private final ExecutorService pool;
+
+    Operations(Db db, Commander commander, PlanLibrary library, ExecutorService pool) {
+        this.db = db;
+        this.commander = commander;
+        this.library = library;
+        this.pool = pool;
+    }
+
+    /** POST /api/v1/starts. */
+    JsonObject start(String user, JsonObject req) throws IOException, SQLException {
+        JsonElement p = req.get("plan");
+        String text;
+        String name;
+        if (p != null && p.isJsonObject()) {
+            text = Json.GSON.toJson(p);
+            name = Json.string(p.getAsJsonObject(), "name");
+        } else if (p != null && p.isJsonPrimitive()) {
+            name = p.getAsString();
+            text = library.text(name);
+        } else {
+            throw new BadRequest("plan: give a plan's name in the library or the plan itself");
+        }
+        JsonObject check = library.check(text);
+        if (!check.get("ok").getAsBoolean()) {
+            throw new PlanLibrary.Problems("the plan has problems; nothing was sent", check.getAsJsonArray("problems"));
+        }
+        JsonObject plan = PlanLibrary.parse(text);
+        String sha = Passwords.sha256(text.getBytes(StandardCharsets.UTF_8));
+        List<JsonObject> targets = targets(req);
+        if (targets.isEmpty()) {
+            throw new BadRequest("no appliance to start on: give targets or a line with online appliances");
+        }
+        List<CompletableFuture<JsonObject>> started = new ArrayList<>();
+        for (JsonObject t : targets) {
+            started.add(CompletableFuture.supplyAsync(() -> startOne(user, t, plan, text, sha), pool));
+        }
+        JsonArray starts = new JsonArray();
+        for (CompletableFuture<JsonObject> f : started) {
+            starts.add(f.join());
+        }
+        JsonObject o = new JsonObject();
+        o.addProperty("plan", name);
+        o.addProperty("plan_sha256", sha);
+        o.add("starts", starts);
+        return o;
+    }
+
+    private List<JsonObject> targets(JsonObject req) throws SQLException {
+        Map<String, JsonObject> out = new LinkedHashMap<>();
+        JsonArray ts = Json.array(req, "targets");
+        if (ts != null) {
+            for (JsonElement e : ts) {
+                JsonObject t = e.isJsonObject() ? e.getAsJsonObject() : null;
+                if (t == null && e.isJsonPrimitive()) {
+                    t = new JsonObject();
+                    t.addProperty("appliance", e.getAsString());
+                }
+                if (t == null || Json.string(t, "appliance") == null) {
+                    throw new BadRequest("targets: each needs an appliance");
+                }
+                out.put(Json.string(t, "appliance"), t);
+            }
+        }
+        String line = Json.string(req, "line");
+        if (line != null) {
+            try (Connection c = db.connection()) {
+                for (String a : Sql.list(c, "SELECT id FROM appliance WHERE line = ? AND state <> 'offline' ORDER BY id",
+                        rs -> rs.getString(1), line)) {
+                    JsonObject t = new JsonObject();
+                    t.addProperty("appliance", a);
+                    out.putIfAbsent(a, t);
+                }
+            }
+        }
+        return new ArrayList<>(out.values());
+    }
+
+    private JsonObject startOne(String user, JsonObject target, JsonObject plan, String text, String sha) {
+        String appliance = Json.string(target, "appliance");
+        JsonObject r = new JsonObject();
+        r.addProperty("appliance", appliance);
+        try {
+            // The instrument is checked just before the plan: its result goes with the run (and its record).
+            JsonObject selftest = commander.call(appliance, "selftest", null, REPLY_MS);
+            JsonObject body = new JsonObject();
+            body.add("plan", plan);
+            JsonObject reply = commander.call(appliance, "plan", body, REPLY_MS);
+            r.add("requestId", reply.get("requestId"));
+            r.add("code", reply.get("code"));
+            r.add("message", reply.get("message"));
+            Integer code = Json.integer(reply, "code");
+            String run = Json.string(Json.object(reply, "body"), "run");
+            r.addProperty("run", run);
+            if (Json.object(reply, "body") != null && Json.object(reply, "body").has("problems")) {
+                r.add("problems", Json.object(reply, "body").get("problems"));
+            }
+            try (Connection c = db.connection()) {
+                c.setAutoCommit(false);
+                if (code != null && code == 200 && run != null) {
+                    long now = System.currentTimeMillis();
+                    Sql.insertIfAbsent(c, db.postgres, "INSERT INTO run (appliance, run_id, first_seen_ms) VALUES (?, ?, ?)",
+                            appliance, run, now);
+                    Integer stCode = Json.integer(selftest, "code");
+                    String bundles = Sql.one(c, "SELECT bundles FROM appliance WHERE id = ?", rs -> rs.getString(1),
+                            appliance);
+                    JsonObject st = new JsonObject();
+                    st.addProperty("at", Json.iso(now));
+                    st.add("code", selftest.get("code"));
+                    st.addProperty("ok", stCode != null && stCode == 200);
+                    st.add("message", selftest.get("message"));
+                    st.add("body", selftest.get("body"));
+                    Sql.update(c, "UPDATE run SET serial = ?, model = ?, started_by = ?, plan_text = ?, plan_sha256 = ?,"
+                            + " plan = COALESCE(plan, ?), kind = 'plan', selftest = ?, selftest_ms = ?, selftest_ok = ?,"
+                            + " bundles = ? WHERE appliance = ? AND run_id = ?", Json.string(target, "serial"),
+                            Json.string(target, "model"), user, text, sha, Json.string(plan, "name"), Json.GSON.toJson(st),
+                            stCode != null ? now : null, stCode != null && stCode == 200, bundles, appliance, run);
+                }
+                JsonObject d = new JsonObject();
+                d.addProperty("plan", Json.string(plan, "name"));
+                d.addProperty("plan_sha256", sha);
+                d.add("serial", target.get("serial"));
+                d.add("model", target.get("model"));
+                d.add("code", reply.get("code"));
+                d.addProperty("run", run);
+                Audit.log(c, user, "start", appliance, d);
+                c.commit();
+            }
+        } catch (SQLException | RuntimeException e) {
+            r.addProperty("code", 500);
+            r.addProperty("message", "the control room failed: " + Db.rootMessage(e));
+        }
+        return r;
+    }
+
+    JsonObject stop(String user, String appliance, String run) throws SQLException {
+        JsonObject body = new JsonObject();
+        if (run != null) {
+            body.addProperty("run", run);
+        }
+        String id = Commander.requestId();
+        commander.send(appliance, "stop", body, id);
+        JsonObject d = new JsonObject();
+        d.addProperty("run", run);
+        d.addProperty("requestId", id);
+        try (Connection c = db.connection()) {
+            Audit.log(c, user, "stop", appliance, d);
+        }
+        JsonObject o = new JsonObject();
+        o.addProperty("requestId", id);
+        return o;
+    }
+
+    JsonObject selftest(String user, String appliance) throws SQLException {
+        String id = Commander.requestId();
+        commander.send(appliance, "selftest", null, id);
+        try (Connection c = db.connection()) {
+            Audit.log(c, user, "selftest", appliance, null);
+        }
+        JsonObject o = new JsonObject();
+        o.addProperty("requestId", id);
+        return o;
+    }
+
+    /** Asks an appliance for its bundles (the reply lands in its row through the ingest). */
+    JsonObject askBundles(String appliance) {
+        String id = Commander.requestId();
+        commander.send(appliance, "bundles", null, id);
+        JsonObject o = new JsonObject();
+        o.addProperty("requestId", id);
+        return o;
+    }
+
+    // ---- bundles ----
+
+    static final int MAX_BUNDLE_BYTES = 64 * 1024 * 1024;
+
+    JsonObject upload(String user, byte[] jar) throws SQLException, IOException {
+        String bsn, version;
+        try (JarInputStream in = new JarInputStream(new ByteArrayInputStream(jar))) {
+            Manifest mf = in.getManifest();
+            bsn = mf == null ? null : mf.getMainAttributes().getValue("Bundle-SymbolicName");
+            version = mf == null ? null : mf.getMainAttributes().getValue("Bundle-Version");
+        }
+        if (bsn == null) {
+            throw new BadRequest("not an OSGi bundle: the jar has no Bundle-SymbolicName in its manifest");
+        }
+        bsn = bsn.split(";")[0].trim();
+        version = version == null ? "0.0.0" : version.trim();
+        String sha = Passwords.sha256(jar);
+        try (Connection c = db.connection()) {
+            c.setAutoCommit(false);
+            Sql.insertIfAbsent(c, db.postgres, "INSERT INTO bundle_file (sha256, symbolic_name, version, size, data,"
+                    + " uploaded_ms, uploaded_by) VALUES (?, ?, ?, ?, ?, ?, ?)", sha, bsn, version, (long) jar.length, jar,
+                    System.currentTimeMillis(), user);
+            JsonObject d = new JsonObject();
+            d.addProperty("sha256", sha);
+            d.addProperty("symbolicName", bsn);
+            d.addProperty("version", version);
+            Audit.log(c, user, "bundle-upload", bsn, d);
+            c.commit();
+        }
+        JsonObject o = new JsonObject();
+        o.addProperty("sha256", sha);
+        o.addProperty("symbolicName", bsn);
+        o.addProperty("version", version);
+        o.addProperty("size", jar.length);
+        return o;
+    }
+
+    JsonObject bundles() throws SQLException {
+        try (Connection c = db.connection()) {
+            JsonArray a = new JsonArray();
+            Sql.list(c, "SELECT sha256, symbolic_name, version, size, uploaded_ms, uploaded_by FROM bundle_file"
+                    + " ORDER BY uploaded_ms DESC", rs -> {
+                        JsonObject b = new JsonObject();
+                        b.addProperty("sha256", rs.getString(1));
+                        b.addProperty("symbolicName", rs.getString(2));
+                        b.addProperty("version", rs.getString(3));
+                        b.addProperty("size", rs.getLong(4));
+                        b.addProperty("uploaded", Json.iso(rs.getLong(5)));
+                        b.addProperty("uploaded_by", rs.getString(6));
+                        return b;
+                    }).forEach(a::add);
+            JsonObject o = new JsonObject();
+            o.add("bundles", a);
+            return o;
+        }
+    }
+
+    JsonObject swap(String user, JsonObject req) throws SQLException {
+        String sha = Json.string(req, "sha256");
+        if (sha == null || !sha.equals(Json.string(req, "confirm"))) {
+            throw new BadRequest(409, "confirm must repeat the bundle's sha256 (" + sha + ")");
+        }
+        Object[] b;
+        try (Connection c = db.connection()) {
+            b = Sql.one(c, "SELECT symbolic_name, data FROM bundle_file WHERE sha256 = ?",
+                    rs -> new Object[] {rs.getString(1), rs.getBytes(2)}, sha);
+        }
+        if (b == null) {
+            throw new NotFound("no uploaded bundle with sha256 " + sha);
+        }
+        String bsn = (String) b[0];
+        String replace = Json.string(req, "replace");
+        JsonArray appliances = Json.array(req, "appliances");
+        if (appliances == null || appliances.isEmpty()) {
+            throw new BadRequest("appliances: give at least one");
+        }
+        String data = Base64.getEncoder().encodeToString((byte[]) b[1]);
+        List<CompletableFuture<JsonObject>> fs = new ArrayList<>();
+        for (JsonElement e : appliances) {
+            String a = e.getAsString();
+            fs.add(CompletableFuture.supplyAsync(() -> swapOne(user, a, bsn, replace, sha, data), pool));
+        }
+        JsonArray out = new JsonArray();
+        fs.forEach(f -> out.add(f.join()));
+        JsonObject o = new JsonObject();
+        o.add("swaps", out);
+        return o;
+    }
+
+    private JsonObject swapOne(String user, String appliance, String bsn, String replace, String sha, String data) {
+        JsonObject r = new JsonObject();
+        r.addProperty("appliance", appliance);
+        try {
+            String target = replace != null ? replace : bsn;
+            boolean has;
+            try (Connection c = db.connection()) {
+                String bundles = Sql.one(c, "SELECT bundles FROM appliance WHERE id = ?", rs -> rs.getString(1),
+                        appliance);
+                has = bundles != null && bundles.contains("\"symbolicName\":\"" + target + "\"");
+            }
+            JsonObject body = new JsonObject();
+            body.addProperty("data", data);
+            body.addProperty("sha256", sha);
+            String verb = has ? "update" : "install";
+            if (has) {
+                body.addProperty("bundle", target);
+            }
+            JsonObject reply = commander.call(appliance, verb, body, 60_000);
+            r.addProperty("verb", verb);
+            r.add("code", reply.get("code"));
+            r.add("message", reply.get("message"));
+            r.add("bundle", Json.object(reply, "body"));
+            try (Connection c = db.connection()) {
+                JsonObject d = new JsonObject();
+                d.addProperty("sha256", sha);
+                d.addProperty("verb", verb);
+                d.addProperty("bundle", target);
+                d.add("code", reply.get("code"));
+                Audit.log(c, user, "swap", appliance, d);
+            }
+            askBundles(appliance);
+        } catch (SQLException | RuntimeException e) {
+            r.addProperty("code", 500);
+            r.addProperty("message", "the control room failed: " + Db.rootMessage(e));
+        }
+        return r;
+    }
+}

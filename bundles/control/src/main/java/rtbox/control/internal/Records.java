@@ -1,0 +1,363 @@
+package rtbox.control.internal;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+
+/**
+ * Acceptance records, one per run of a controller (serial number), in a hash chain: a
+ * record's body holds the SHA-256 of the record before it, and its own SHA-256 is that of
+ * its body as stored (UTF-8). Changing any byte of a record's body, or its columns, or
+ * re-hashing it, breaks the chain at that record; {@link #verify} names the first.
+ *
+ * <p>A PASS record is refused when the appliance's self-test taken just before the run
+ * (kept with the run by the start) failed, is missing, or is older than the configured
+ * age at the run's start: the instrument is checked too. A FAIL stays a FAIL.
+ */
+final class Records {
+    static final String GENESIS = "0".repeat(64);
+    private final Db db;
+    private final long selftestMaxAgeMs;
+
+    Records(Db db, long selftestMaxAgeMs) {
+        this.db = db;
+        this.selftestMaxAgeMs = selftestMaxAgeMs;
+    }
+
+    /** Signs a run off and issues its record; 409 with the reason when it must not be issued. */
+    JsonObject issue(String user, String appliance, String run, String comment, String signOff) throws SQLException {
+        for (int attempt = 0; ; attempt++) {
+            try (Connection c = db.connection()) {
+                c.setAutoCommit(false);
+                JsonObject body = build(c, user, appliance, run, comment, signOff);
+                Object[] last = Sql.one(c, "SELECT id, sha256 FROM record ORDER BY id DESC LIMIT 1",
+                        rs -> new Object[] {rs.getLong(1), rs.getString(2)});
+                long id = last == null ? 1 : (Long) last[0] + 1;
+                String previous = last == null ? GENESIS : (String) last[1];
+                JsonObject ordered = new JsonObject();
+                ordered.addProperty("id", id);
+                body.entrySet().forEach(e -> ordered.add(e.getKey(), e.getValue()));
+                ordered.addProperty("previous_sha256", previous);
+                String text = Json.GSON.toJson(ordered);
+                String sha = Passwords.sha256(text.getBytes(StandardCharsets.UTF_8));
+                // The primary key makes two instances issuing at once take turns: the loser retries on the new head.
+                if (!Sql.insertIfAbsent(c, db.postgres, "INSERT INTO record (id, serial, model, appliance, run_id, verdict,"
+                        + " issued_ms, signed_by, body, previous_sha256, sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        id, Json.string(body, "serial"), Json.string(body, "model"), appliance, run,
+                        Json.string(body, "verdict"), System.currentTimeMillis(), user, text, previous, sha)) {
+                    c.rollback();
+                    if (attempt < 5) {
+                        continue;
+                    }
+                    throw new BadRequest(409, "could not append to the record chain (busy): try again");
+                }
+                JsonObject d = new JsonObject();
+                d.addProperty("record", id);
+                d.addProperty("run", run);
+                d.add("verdict", body.get("verdict"));
+                d.add("serial", body.get("serial"));
+                Audit.log(c, user, "sign-off", appliance, d);
+                c.commit();
+                JsonObject out = Json.parse(text);
+                out.addProperty("sha256", sha);
+                return out;
+            } catch (BadRequest e) {
+                if (e.status == 409 && e.getMessage().startsWith("refused: ")) {
+                    JsonObject d = new JsonObject();
+                    d.addProperty("run", run);
+                    d.addProperty("reason", e.getMessage());
+                    try (Connection c = db.connection()) {
+                        Audit.log(c, user, "record-refused", appliance, d);
+                    }
+                }
+                throw e;
+            } catch (SQLException e) {
+                if ("23505".equals(e.getSQLState())) {
+                    throw new BadRequest(409, "run '" + run + "' of '" + appliance + "' has a record already");
+                }
+                throw e;
+            }
+        }
+    }
+
+    private JsonObject build(Connection c, String user, String appliance, String run, String comment, String signOff)
+            throws SQLException {
+        Object[] r = Sql.one(c, "SELECT verdict, reason, serial, model, plan, plan_text, plan_sha256, selftest,"
+                + " selftest_ms, selftest_ok, bundles, started_by, started_ms, first_seen_ms FROM run"
+                + " WHERE appliance = ? AND run_id = ?", rs -> new Object[] {rs.getString(1), rs.getString(2),
+                    rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8),
+                    Sql.longOrNull(rs, "selftest_ms"), rs.getObject(10) == null ? null : rs.getBoolean(10),
+                    rs.getString(11), rs.getString(12), Sql.longOrNull(rs, "started_ms"), rs.getLong(14)},
+                appliance, run);
+        if (r == null) {
+            throw new NotFound("no run '" + run + "' of appliance '" + appliance + "'");
+        }
+        String verdict = (String) r[0];
+        if (verdict == null) {
+            throw new BadRequest(409, "refused: run '" + run + "' has no result yet");
+        }
+        if (r[2] == null || ((String) r[2]).isEmpty()) {
+            throw new BadRequest(409, "refused: run '" + run + "' has no controller serial number (start it with one)");
+        }
+        if (Sql.count(c, "SELECT COUNT(*) FROM record WHERE appliance = ? AND run_id = ?", appliance, run) > 0) {
+            throw new BadRequest(409, "run '" + run + "' of '" + appliance + "' has a record already");
+        }
+        Long selftestMs = (Long) r[8];
+        Boolean selftestOk = (Boolean) r[9];
+        long start = r[12] != null ? (Long) r[12] : (Long) r[13];
+        if ("PASS".equals(verdict)) {
+            if (selftestMs == null) {
+                throw new BadRequest(409, "refused: no self-test of '" + appliance + "' before this run: a PASS record"
+                        + " needs the instrument checked");
+            }
+            if (!Boolean.TRUE.equals(selftestOk)) {
+                throw new BadRequest(409, "refused: the self-test of '" + appliance + "' before this run failed: "
+                        + Json.string(Json.parse((String) r[7]), "message"));
+            }
+            if (start - selftestMs > selftestMaxAgeMs) {
+                throw new BadRequest(409, "refused: the self-test of '" + appliance + "' was " + (start - selftestMs)
+                        / 1000 + " s old at the run's start, more than selftestMaxAge " + selftestMaxAgeMs / 1000 + " s");
+            }
+        }
+        JsonObject b = new JsonObject();
+        b.addProperty("serial", (String) r[2]);
+        b.addProperty("model", (String) r[3]);
+        b.addProperty("appliance", appliance);
+        b.addProperty("run", run);
+        JsonObject plan = new JsonObject();
+        plan.addProperty("name", (String) r[4]);
+        plan.addProperty("sha256", (String) r[6]);
+        plan.addProperty("text", (String) r[5]);
+        b.add("plan", plan);
+        JsonArray bundles = new JsonArray();
+        if (r[10] != null) {
+            for (JsonElement e : Json.GSON.fromJson((String) r[10], JsonArray.class)) {
+                JsonObject in = e.getAsJsonObject(), out = new JsonObject();
+                out.add("symbolicName", in.get("symbolicName"));
+                out.add("version", in.get("version"));
+                out.add("sha256", in.has("sha256") ? in.get("sha256") : null);
+                bundles.add(out);
+            }
+        }
+        b.add("bundles", bundles);
+        JsonObject st = Json.parse((String) r[7]);
+        if (st != null && selftestMs != null) {
+            st.addProperty("age_s", (start - selftestMs) / 1000);
+        }
+        b.add("selftest", st);
+        JsonObject system = null;
+        JsonArray cells = new JsonArray();
+        for (Object[] m : Sql.list(c, "SELECT seq, payload FROM message WHERE appliance = ? AND run_id = ? AND type = 'cell'"
+                + " ORDER BY seq", rs -> new Object[] {rs.getInt(1), rs.getBytes(2)}, appliance, run)) {
+            JsonObject j = Json.parse(new String((byte[]) m[1], StandardCharsets.UTF_8));
+            if (system == null) {
+                system = Json.object(Json.object(Json.object(j, "report"), "system"), "values");
+            }
+            JsonObject cell = new JsonObject();
+            cell.add("cell", j.get("cell"));
+            cell.add("name", j.get("cell_name"));
+            for (String f : new String[] {"verdict", "max_us", "p99_us", "p999_us", "missed_deadlines"}) {
+                cell.add(f, j.get(f));
+            }
+            cells.add(cell);
+        }
+        b.add("system", system);
+        b.addProperty("verdict", verdict);
+        b.addProperty("reason", (String) r[1]);
+        b.add("cells", cells);
+        b.addProperty("started_by", (String) r[11]);
+        b.addProperty("signed_by", user);
+        b.addProperty("sign_off", signOff);
+        b.addProperty("comment", comment);
+        b.addProperty("issued", java.time.Instant.now().toString());
+        return b;
+    }
+
+    JsonObject get(long id) throws SQLException {
+        try (Connection c = db.connection()) {
+            Object[] r = Sql.one(c, "SELECT body, sha256 FROM record WHERE id = ?",
+                    rs -> new Object[] {rs.getString(1), rs.getString(2)}, id);
+            if (r == null) {
+                throw new NotFound("no record " + id);
+            }
+            JsonObject o = Json.parse((String) r[0]);
+            o.addProperty("sha256", (String) r[1]);
+            return o;
+        }
+    }
+
+    JsonObject list(String serial, String model, int offset, int limit) throws SQLException {
+        StringBuilder where = new StringBuilder(" WHERE 1=1");
+        List<Object> p = new ArrayList<>();
+        if (serial != null && !serial.isEmpty()) {
+            where.append(" AND serial = ?");
+            p.add(serial);
+        }
+        if (model != null && !model.isEmpty()) {
+            where.append(" AND model = ?");
+            p.add(model);
+        }
+        try (Connection c = db.connection()) {
+            JsonObject o = new JsonObject();
+            o.addProperty("total", Sql.count(c, "SELECT COUNT(*) FROM record" + where, p.toArray()));
+            o.addProperty("offset", offset);
+            o.addProperty("limit", limit);
+            p.add(limit);
+            p.add(offset);
+            JsonArray a = new JsonArray();
+            Sql.list(c, "SELECT id, serial, model, verdict, issued_ms, signed_by, appliance, run_id FROM record" + where
+                    + " ORDER BY id DESC LIMIT ? OFFSET ?", rs -> {
+                        JsonObject x = new JsonObject();
+                        x.addProperty("id", rs.getLong(1));
+                        x.addProperty("serial", rs.getString(2));
+                        x.addProperty("model", rs.getString(3));
+                        x.addProperty("verdict", rs.getString(4));
+                        x.addProperty("issued", Json.iso(rs.getLong(5)));
+                        x.addProperty("signed_by", rs.getString(6));
+                        x.addProperty("appliance", rs.getString(7));
+                        x.addProperty("run", rs.getString(8));
+                        return x;
+                    }, p.toArray()).forEach(a::add);
+            o.add("records", a);
+            return o;
+        }
+    }
+
+    /** Checks the whole chain: {@code ok}, how many records, and the first changed record with what is wrong. */
+    JsonObject verify() throws SQLException {
+        JsonObject o = new JsonObject();
+        try (Connection c = db.connection()) {
+            List<Object[]> rows = Sql.list(c, "SELECT id, serial, verdict, appliance, run_id, body, previous_sha256, sha256"
+                    + " FROM record ORDER BY id", rs -> new Object[] {rs.getLong(1), rs.getString(2), rs.getString(3),
+                        rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8)});
+            String previous = GENESIS;
+            long expectedId = 1;
+            for (Object[] r : rows) {
+                long id = (Long) r[0];
+                String problem = problem(r, previous, expectedId);
+                if (problem != null) {
+                    o.addProperty("ok", false);
+                    o.addProperty("records", rows.size());
+                    o.addProperty("first_changed", problem.startsWith("!") ? id - 1 : id);
+                    o.addProperty("problem", problem.startsWith("!") ? problem.substring(1) : problem);
+                    return o;
+                }
+                previous = (String) r[7];
+                expectedId = id + 1;
+            }
+            o.addProperty("ok", true);
+            o.addProperty("records", rows.size());
+            return o;
+        }
+    }
+
+    /** What is wrong with a record, null if nothing; a leading '!' blames the record before it. */
+    private static String problem(Object[] r, String previous, long expectedId) {
+        long id = (Long) r[0];
+        String body = (String) r[5];
+        if (id != expectedId) {
+            return "record " + id + " follows record " + (expectedId - 1) + ": record " + expectedId
+                    + " is missing from the chain";
+        }
+        if (!Passwords.sha256(body.getBytes(StandardCharsets.UTF_8)).equals(r[7])) {
+            return "record " + id + ": its SHA-256 does not match its content (the record was changed)";
+        }
+        JsonObject j;
+        try {
+            j = Json.parse(body);
+        } catch (RuntimeException e) {
+            return "record " + id + ": its content is not JSON";
+        }
+        if (!previous.equals(Json.string(j, "previous_sha256")) || !previous.equals(r[6])) {
+            return "!record " + (id - 1) + ": record " + id + " holds another SHA-256 for it (record " + (id - 1)
+                    + " was changed and re-hashed)";
+        }
+        if (!String.valueOf(id).equals(Json.string(j, "id")) || !eq(r[1], Json.string(j, "serial"))
+                || !eq(r[2], Json.string(j, "verdict")) || !eq(r[3], Json.string(j, "appliance"))
+                || !eq(r[4], Json.string(j, "run"))) {
+            return "record " + id + ": its columns (id, serial, verdict, appliance, run) differ from its content";
+        }
+        return null;
+    }
+
+    private static boolean eq(Object a, String b) {
+        return a == null ? b == null : a.equals(b);
+    }
+
+    /** The record as a printable page (no script). */
+    String html(long id) throws SQLException {
+        JsonObject r = get(id);
+        StringBuilder h = new StringBuilder();
+        h.append("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Acceptance record ").append(id)
+                .append(" - ").append(esc(Json.string(r, "serial"))).append("</title><style>")
+                .append("body{font-family:sans-serif;margin:2em;max-width:60em}table{border-collapse:collapse}")
+                .append("td,th{border:1px solid #888;padding:.2em .5em;text-align:left}.PASS{color:#060}")
+                .append(".FAIL,.ERROR{color:#a00}pre{white-space:pre-wrap;font-size:80%}")
+                .append("@media print{body{margin:0}}</style></head><body>");
+        h.append("<h1>Acceptance record ").append(id).append("</h1><table>");
+        row(h, "Controller serial", Json.string(r, "serial"));
+        row(h, "Controller model", Json.string(r, "model"));
+        h.append("<tr><th>Verdict</th><td class=\"").append(esc(Json.string(r, "verdict"))).append("\"><b>")
+                .append(esc(Json.string(r, "verdict"))).append("</b> ").append(esc(Json.string(r, "reason")))
+                .append("</td></tr>");
+        row(h, "Appliance", Json.string(r, "appliance"));
+        row(h, "Run", Json.string(r, "run"));
+        JsonObject plan = Json.object(r, "plan");
+        row(h, "Plan", Json.string(plan, "name") + " (SHA-256 " + Json.string(plan, "sha256") + ")");
+        JsonObject st = Json.object(r, "selftest");
+        row(h, "Self-test before the run", st == null ? "none" : (Boolean.TRUE.equals(st.has("ok")
+                && st.get("ok").getAsBoolean()) ? "passed" : "FAILED") + ", " + Json.string(st, "at") + " ("
+                + Json.string(st, "age_s") + " s before the run): " + Json.string(st, "message"));
+        row(h, "Started by", Json.string(r, "started_by"));
+        row(h, "Signed by", Json.string(r, "signed_by") + " (" + Json.string(r, "sign_off") + ")");
+        row(h, "Issued", Json.string(r, "issued"));
+        row(h, "Comment", Json.string(r, "comment"));
+        row(h, "Previous record's SHA-256", Json.string(r, "previous_sha256"));
+        row(h, "This record's SHA-256", Json.string(r, "sha256"));
+        h.append("</table><h2>Cells</h2><table><tr><th>#</th><th>cell</th><th>verdict</th><th>max us</th>"
+                + "<th>p99 us</th><th>p99.9 us</th><th>missed</th></tr>");
+        for (JsonElement e : r.getAsJsonArray("cells")) {
+            JsonObject c = e.getAsJsonObject();
+            h.append("<tr>");
+            for (String f : new String[] {"cell", "name", "verdict", "max_us", "p99_us", "p999_us", "missed_deadlines"}) {
+                h.append("<td").append(f.equals("verdict") ? " class=\"" + esc(Json.string(c, f)) + "\"" : "").append('>')
+                        .append(esc(Json.string(c, f))).append("</td>");
+            }
+            h.append("</tr>");
+        }
+        h.append("</table><h2>Bundles on the appliance</h2><table><tr><th>symbolic name</th><th>version</th>"
+                + "<th>SHA-256</th></tr>");
+        for (JsonElement e : r.getAsJsonArray("bundles")) {
+            JsonObject b = e.getAsJsonObject();
+            h.append("<tr><td>").append(esc(Json.string(b, "symbolicName"))).append("</td><td>")
+                    .append(esc(Json.string(b, "version"))).append("</td><td>").append(esc(Json.string(b, "sha256")))
+                    .append("</td></tr>");
+        }
+        h.append("</table><h2>System</h2><table>");
+        JsonObject sys = Json.object(r, "system");
+        if (sys != null) {
+            for (String k : sys.keySet()) {
+                row(h, k, Json.string(sys, k));
+            }
+        }
+        h.append("</table><h2>Plan</h2><pre>").append(esc(Json.string(plan, "text"))).append("</pre></body></html>");
+        return h.toString();
+    }
+
+    private static void row(StringBuilder h, String k, String v) {
+        h.append("<tr><th>").append(esc(k)).append("</th><td>").append(esc(v)).append("</td></tr>");
+    }
+
+    static String esc(String s) {
+        if (s == null) {
+            return "";
+        }
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+}

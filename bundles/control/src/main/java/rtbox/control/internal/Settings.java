@@ -1,0 +1,78 @@
+package rtbox.control.internal;
+
+import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+
+/**
+ * The control room's configuration (PID {@code rtbox.control}, file etc/rtbox.control.cfg).
+ * {@code rtbox control} copies it, with what its options and the embedded broker add, to
+ * PID {@code rtbox.control.serve}, which starts the control room proper.
+ */
+@ObjectClassDefinition(name = "rtbox control room", description = "Database, broker and web settings of the"
+        + " control room (rtbox control).")
+public @interface Settings {
+    @AttributeDefinition(required = false, description = "JDBC URL: empty for the embedded H2 file database in the"
+            + " data folder (control/db); jdbc:postgresql://host/db for a site's PostgreSQL (same schema, Flyway).")
+    String jdbcUrl() default "";
+
+    @AttributeDefinition(required = false, description = "Database user (PostgreSQL).")
+    String jdbcUser() default "";
+
+    @AttributeDefinition(required = false, description = "File holding the database password (never the password"
+            + " itself in a configuration file or on a command line).")
+    String jdbcPasswordFile() default "";
+
+    @AttributeDefinition(required = false, description = "Site broker, e.g. ssl://broker.plant:8883. Empty: rtbox"
+            + " control starts the embedded broker (127.0.0.1:brokerPort), as rtbox job does.")
+    String brokers() default "";
+
+    @AttributeDefinition(required = false, description = "MQTT user name (the site ACL's control user).")
+    String username() default "control";
+
+    @AttributeDefinition(required = false, description = "File holding the MQTT password (default with the embedded"
+            + " broker: broker/password in the data folder).")
+    String passwordFile() default "";
+
+    @AttributeDefinition(required = false, description = "CA of the site broker: PEM file or PKCS12/JKS trust store.")
+    String tlsTrustStore() default "";
+
+    @AttributeDefinition(description = "Port of the embedded broker (appliances connect to it).")
+    int brokerPort() default 1883;
+
+    @AttributeDefinition(description = "MQTT client id of this control room (its persistent session at the broker).")
+    String clientId() default "rtbox-control";
+
+    @AttributeDefinition(description = "Largest message stored, in bytes; larger ones are counted and logged as"
+            + " oversize.")
+    int maxMessageBytes() default 20 * 1024 * 1024;
+
+    @AttributeDefinition(description = "HTTP port (rtbox control --port).")
+    int port() default 8480;
+
+    @AttributeDefinition(description = "Address the web server binds (rtbox control --bind). Anything but a loopback"
+            + " address needs tlsKeyStore: the control room then serves HTTPS only.")
+    String bind() default "127.0.0.1";
+
+    @AttributeDefinition(required = false, description = "PKCS12 key store with the web server's key and certificate.")
+    String tlsKeyStore() default "";
+
+    @AttributeDefinition(required = false, description = "File holding the key store's password.")
+    String tlsKeyStorePasswordFile() default "";
+
+    @AttributeDefinition(description = "A PASS record is refused when the appliance's self-test before the run is"
+            + " older than this many seconds at the run's start.")
+    long selftestMaxAge() default 3600;
+
+    @AttributeDefinition(description = "Who signs a run off: operator (a person, on the Run page) or verdict (the"
+            + " record is issued when the plan's result arrives).")
+    String signOff() default "operator";
+
+    @AttributeDefinition(required = false, description = "The plan library folder (default: plans/ in rtbox's home).")
+    String plansDir() default "";
+
+    @AttributeDefinition(required = false, description = "Data folder (set by rtbox control).")
+    String dataDir() default "";
+
+    @AttributeDefinition(required = false, description = "The URL people open (printed, and used in run links).")
+    String publicUrl() default "";
+}
