@@ -260,11 +260,16 @@ final class Queries {
             JsonArray cells = new JsonArray();
             JsonObject system = null;
             JsonObject progress = null;
+            java.util.TreeMap<Integer, String> names = new java.util.TreeMap<>();
             for (Object[] m : Sql.list(c, "SELECT seq, type, payload FROM message WHERE appliance = ? AND run_id = ?"
                     + " AND type IN ('cell', 'result', 'progress') ORDER BY seq", rs -> new Object[] {rs.getInt(1),
                         rs.getString(2), rs.getBytes(3)}, appliance, run)) {
                 JsonObject j = Json.parse(new String((byte[]) m[2], StandardCharsets.UTF_8));
                 String type = (String) m[1];
+                Integer cellNo = Json.integer(j, "cell");
+                if (cellNo != null && Json.string(j, "cell_name") != null) {
+                    names.put(cellNo, Json.string(j, "cell_name"));
+                }
                 if (type.equals("progress")) {
                     progress = new JsonObject();
                     progress.add("cell", j.get("cell"));
@@ -285,6 +290,14 @@ final class Queries {
                 cells.add(cell);
             }
             o.add("progress", progress);
+            // The planned cells' names, as far as their messages told them (null: not heard of yet).
+            JsonArray cellNames = new JsonArray();
+            int planned = o.get("cells_planned").isJsonNull() ? (names.isEmpty() ? 0 : names.lastKey())
+                    : o.get("cells_planned").getAsInt();
+            for (int i = 1; i <= planned; i++) {
+                cellNames.add(names.get(i));
+            }
+            o.add("cell_names", cellNames);
             o.add("system", system);
             o.add("cells", cells);
             return o;
