@@ -92,7 +92,7 @@ public class JobCommand implements Callable<Integer> {
         }
         Object ctl = ctl();
         if (ctl == null) {
-            err.println("rtbox job: rtbox ctl (the rtbox.mqtt bundle) is not installed");
+            err.println("rtbox job: rtbox ctl (the rtbox.ctl bundle) is not installed");
             return ERROR;
         }
         String launcher = System.getProperty("rtbox.launcher");

@@ -7,19 +7,22 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
-import com.google.gson.JsonElement;
-import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 
 import rtbox.api.result.RunReport;
 import rtbox.api.result.Verdict;
+import rtbox.mqtt.protocol.Cell;
+import rtbox.mqtt.protocol.Codec;
+import rtbox.mqtt.protocol.Message;
+import rtbox.mqtt.protocol.Outcome;
+import rtbox.mqtt.protocol.PlanOutcome;
+import rtbox.mqtt.protocol.ProtocolException;
+import rtbox.mqtt.protocol.Result;
 import rtbox.plan.CellResult;
 import rtbox.plan.PlanReports;
 import rtbox.plan.PlanRun;
@@ -39,22 +42,26 @@ final class JobReport {
     private JobReport() {
     }
 
-    /** The plan run that the result and cell messages in {@code messages} describe; null if there is no result. */
+    /**
+     * The plan run that the result and cell messages in {@code messages} describe (as
+     * rtbox.mqtt.protocol's Codec reads them); null if there is no plan result. A file that
+     * is not one of those messages is an error naming the file and the field.
+     */
     static PlanRun read(Path messages, String appliance) throws IOException {
-        JsonObject result = null;
-        Map<Integer, JsonObject> cells = new TreeMap<>();
+        Result result = null;
+        Map<Integer, Cell> cells = new TreeMap<>();
         try (DirectoryStream<Path> files = Files.newDirectoryStream(messages, appliance + "-*.json")) {
             for (Path f : files) {
-                JsonElement e = JsonParser.parseString(Files.readString(f, StandardCharsets.UTF_8));
-                if (!e.isJsonObject()) {
-                    continue;
+                Message m;
+                try {
+                    m = Codec.decode(Files.readAllBytes(f));
+                } catch (ProtocolException e) {
+                    throw new IOException(f + " is not one of the plan's messages: " + e.getMessage(), e);
                 }
-                JsonObject o = e.getAsJsonObject();
-                String type = o.has("type") ? o.get("type").getAsString() : "";
-                if ("cell".equals(type)) {
-                    cells.put(o.get("cell").getAsInt(), o);
-                } else if ("result".equals(type) && o.has("kind") && "plan".equals(o.get("kind").getAsString())) {
-                    result = o;
+                if (m instanceof Cell c) {
+                    cells.put(c.cell().cell(), c);
+                } else if (m instanceof Result r && r.plan() != null) {
+                    result = r;
                 }
             }
         }
@@ -63,26 +70,20 @@ final class JobReport {
         }
         List<CellResult> list = new ArrayList<>();
         List<String> names = new ArrayList<>();
-        for (JsonObject c : cells.values()) {
-            RunReport report = c.has("report") && c.get("report").isJsonObject()
-                    ? GSON.fromJson(c.get("report"), RunReport.class) : null;
-            Verdict v = new Verdict(outcome(c.get("verdict").getAsString()),
-                    report != null ? report.verdict().checks() : List.of(), c.get("reason").getAsString());
-            names.add(c.get("cell_name").getAsString());
-            list.add(new CellResult(c.get("cell").getAsInt() - 1, c.get("cell_name").getAsString(),
-                    strings(c, "axes"), c.has("probe") ? c.get("probe").getAsString() : null,
-                    c.has("policy") && !c.get("policy").isJsonNull() ? c.get("policy").getAsString() : null,
-                    c.has("loads") ? GSON.fromJson(c.get("loads"), listOfStrings()) : List.of(),
-                    strings(c, "tuner"), epochMs(c, "started"), epochMs(c, "ended"), report, v,
-                    report == null ? c.get("reason").getAsString() : null));
+        for (Cell c : cells.values()) {
+            RunReport report = c.report() != null ? GSON.fromJson(c.report(), RunReport.class) : null;
+            Verdict v = new Verdict(outcome(c.verdict()), report != null ? report.verdict().checks() : List.of(),
+                    c.reason());
+            names.add(c.cell().name());
+            list.add(new CellResult(c.cell().cell() - 1, c.cell().name(), c.axes(), c.probe(), c.policy(), c.loads(),
+                    c.tuner(), epochMs(c.started()), epochMs(c.ended()), report, v,
+                    report == null ? c.reason() : null));
         }
-        String state = result.has("state") ? result.get("state").getAsString() : "complete";
-        return new PlanRun(PlanRun.SCHEMA, result.get("run").getAsString(), result.get("plan").getAsString(),
-                result.has("description") ? result.get("description").getAsString() : null, null, null,
-                epochMs(result, "started"), epochMs(result, "ended"),
-                result.has("cells_planned") ? result.get("cells_planned").getAsInt() : list.size(), names, state,
-                list, new Verdict(outcome(result.get("verdict").getAsString()), List.of(),
-                        result.get("reason").getAsString()));
+        PlanOutcome p = result.plan();
+        return new PlanRun(PlanRun.SCHEMA, result.run(), p.plan(), p.description(), null, null,
+                epochMs(result.started()), epochMs(result.ended()), p.cellsPlanned(), names,
+                p.state() != null ? p.state() : PlanRun.COMPLETE, list,
+                new Verdict(outcome(result.verdict()), List.of(), result.reason()));
     }
 
     /**
@@ -108,28 +109,11 @@ final class JobReport {
     }
 
     /** ABORTED (the appliance restarted) has no place among the local outcomes: an error. */
-    private static Verdict.Outcome outcome(String s) {
-        try {
-            return Verdict.Outcome.valueOf(s);
-        } catch (IllegalArgumentException e) {
-            return Verdict.Outcome.ERROR;
-        }
+    private static Verdict.Outcome outcome(Outcome o) {
+        return o == Outcome.ABORTED ? Verdict.Outcome.ERROR : Verdict.Outcome.valueOf(o.name());
     }
 
-    private static Map<String, String> strings(JsonObject o, String key) {
-        Map<String, String> m = new LinkedHashMap<>();
-        if (o.has(key) && o.get(key).isJsonObject()) {
-            o.getAsJsonObject(key).entrySet().forEach(e -> m.put(e.getKey(),
-                    e.getValue().isJsonNull() ? null : e.getValue().getAsString()));
-        }
-        return m;
-    }
-
-    private static java.lang.reflect.Type listOfStrings() {
-        return com.google.gson.reflect.TypeToken.getParameterized(List.class, String.class).getType();
-    }
-
-    private static long epochMs(JsonObject o, String key) {
-        return o.has(key) && !o.get(key).isJsonNull() ? Instant.parse(o.get(key).getAsString()).toEpochMilli() : 0;
+    private static long epochMs(Instant i) {
+        return i == null ? 0 : i.toEpochMilli();
     }
 }

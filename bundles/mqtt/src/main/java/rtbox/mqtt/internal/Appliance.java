@@ -41,6 +41,13 @@ import rtbox.api.RtboxException;
 import rtbox.api.result.RunReport;
 import rtbox.core.RunRequest;
 import rtbox.core.Runner;
+import rtbox.mqtt.protocol.Codec;
+import rtbox.mqtt.protocol.Command;
+import rtbox.mqtt.protocol.Outcome;
+import rtbox.mqtt.protocol.ProtocolException;
+import rtbox.mqtt.protocol.RunMessage;
+import rtbox.mqtt.protocol.Status;
+import rtbox.mqtt.protocol.Topics;
 import rtbox.plan.CellResult;
 import rtbox.plan.PlanException;
 import rtbox.plan.PlanRun;
@@ -133,7 +140,7 @@ public class Appliance implements MqttCallbackExtended {
         }
         bundles = new BundleCommands(context, dataDir);
         configs = new ConfigCommands(() -> configAdmin);
-        options = Connection.options(config, Topics.status(appliance), Payloads.bytes(status("offline")));
+        options = Connection.options(config, Topics.status(appliance), Codec.encode(status("offline")));
         client = newClient();
         io = Executors.newSingleThreadScheduledExecutor(named("rtbox-mqtt-io"));
         cmd = Executors.newSingleThreadScheduledExecutor(named("rtbox-mqtt-cmd"));
@@ -323,7 +330,7 @@ public class Appliance implements MqttCallbackExtended {
             return;
         }
         try {
-            client.publish(Topics.status(appliance), Payloads.bytes(status("online")), QOS, true);
+            client.publish(Topics.status(appliance), Codec.encode(status("online")), QOS, true);
         } catch (MqttException e) {
             System.err.println(LOG + "cannot publish the status: " + Connection.describe(e));
         }
@@ -333,7 +340,7 @@ public class Appliance implements MqttCallbackExtended {
         try {
             if (client.isConnected()) {
                 drain();
-                client.publish(Topics.status(appliance), Payloads.bytes(status("offline")), QOS, true)
+                client.publish(Topics.status(appliance), Codec.encode(status("offline")), QOS, true)
                         .waitForCompletion(5000);
                 client.disconnect(5000).waitForCompletion(6000);
             }
@@ -352,81 +359,50 @@ public class Appliance implements MqttCallbackExtended {
         }
     }
 
-    /** Queues a message durably, then lets the io thread publish it. */
-    private void send(String topic, JsonObject payload) {
-        try {
-            outbox.add(topic, Payloads.bytes(payload));
-        } catch (IOException e) {
-            System.err.println(LOG + "outbox: cannot queue a message for " + topic + ": " + e.getMessage());
-            return;
-        }
-        if (!closing) {
-            io.execute(this::drain);
-        }
-    }
-
     private void statusChanged() {
         if (!closing) {
             io.execute(this::publishStatus);
         }
     }
 
-    JsonObject status(String state) {
-        JsonObject o = Payloads.envelope("status", appliance, null, 0);
-        o.addProperty("state", state);
-        o.addProperty("since", Instant.ofEpochMilli(startedMs).toString());
-        if ("online".equals(state)) {
-            RunSession s;
-            synchronized (this) {
-                s = active;
-            }
-            o.addProperty("busy", s != null);
-            if (s != null && s.id != null) {
-                o.addProperty("run", s.id);
-                if (s.plan()) {
-                    o.addProperty("plan", s.probe);
-                    o.addProperty("cell", s.cell + 1);
-                    o.addProperty("cells", s.cells);
-                    o.addProperty("cell_percent", Math.round(s.fraction * 100));
-                } else {
-                    o.addProperty("probe", s.probe);
-                }
-            }
-            o.add("probes", Payloads.GSON.toJsonTree(new java.util.TreeSet<>(runner.probes())));
-            o.add("workloads", Payloads.GSON.toJsonTree(new java.util.TreeSet<>(runner.workloads())));
-            o.addProperty("outbox_messages", outbox.size());
-            o.addProperty("outbox_bytes", outbox.bytes());
+    Status status(String state) {
+        Instant since = Instant.ofEpochMilli(startedMs);
+        if (!Status.ONLINE.equals(state)) {
+            return Status.offline(appliance, Instant.now(), since);
         }
-        return o;
+        RunSession s;
+        synchronized (this) {
+            s = active;
+        }
+        boolean running = s != null && s.id != null;
+        boolean plan = running && s.plan();
+        return new Status(appliance, Instant.now(), state, since, s != null, running ? s.id : null,
+                running && !plan ? s.probe : null, plan ? s.probe : null, plan ? s.cell + 1 : null,
+                plan ? s.cells : null, plan ? Math.round(s.fraction * 100) : null,
+                java.util.List.copyOf(new java.util.TreeSet<>(runner.probes())),
+                java.util.List.copyOf(new java.util.TreeSet<>(runner.workloads())), (long) outbox.size(),
+                outbox.bytes());
     }
 
     // ---- commands (rtbox-mqtt-cmd) ----
 
     private void command(String topic, byte[] payload, boolean retained) {
-        String verb = Topics.verb(appliance, topic);
+        String verb = topic.substring(topic.lastIndexOf('/') + 1);
         if (retained) {
             System.err.println(LOG + "ignored a retained command on " + topic
                     + ": commands must not be retained (clear it with an empty retained message)");
             return;
         }
-        JsonObject c;
+        Command command = null;
+        ProtocolException bad = null;
         try {
-            JsonElement e = JsonParser.parseString(new String(payload, StandardCharsets.UTF_8));
-            if (!e.isJsonObject()) {
-                reply(null, verb, Reply.bad("the command is not a JSON object: " + shorten(e.toString())));
-                return;
-            }
-            c = e.getAsJsonObject();
-        } catch (JsonParseException e) {
-            reply(null, verb, Reply.bad("the command is not valid JSON: " + rootMessage(e)));
-            return;
+            command = Codec.decodeCommand(topic, payload);
+        } catch (ProtocolException e) {
+            bad = e;
         }
-        String requestId = c.has("requestId") && c.get("requestId").isJsonPrimitive()
-                ? c.get("requestId").getAsString() : null;
-        String bad = Topics.checkId("requestId", requestId);
-        if (bad != null) {
-            reply(null, verb, Reply.bad(bad + ": every command needs a requestId; the reply goes to "
-                    + Topics.reply(appliance, "REQUESTID")));
+        String requestId = command != null ? command.requestId() : bad.requestId();
+        if (requestId == null) {
+            reply(null, verb, Reply.bad(bad.getMessage()));
             return;
         }
         byte[] earlier = requests.reply(requestId);
@@ -442,7 +418,7 @@ public class Appliance implements MqttCallbackExtended {
         }
         Reply r;
         try {
-            r = check(c, verb);
+            r = bad != null ? Reply.bad(bad.getMessage()) : expired(command);
             if (r == null) {
                 try {
                     requests.begin(requestId, verb);
@@ -453,7 +429,7 @@ public class Appliance implements MqttCallbackExtended {
                 }
             }
             if (r == null) {
-                r = execute(verb, c, requestId);
+                r = execute(verb, command.body(), requestId);
             }
         } catch (RtboxException e) {
             r = Reply.bad(e.getMessage());
@@ -468,30 +444,12 @@ public class Appliance implements MqttCallbackExtended {
         }
     }
 
-    /** Null when the envelope is sound, else the error reply. */
-    private Reply check(JsonObject c, String verb) throws RtboxException {
-        if (c.has("schema") && !"1".equals(c.get("schema").getAsString())) {
-            return Reply.bad("schema " + c.get("schema") + " is not understood: this appliance reads schema 1");
-        }
-        String to = RunJson.string(c, "appliance", appliance);
-        if (!appliance.equals(to)) {
-            return Reply.bad("the command is addressed to appliance '" + to + "' but reached '" + appliance + "'");
-        }
-        String expires = RunJson.string(c, "expires", null);
-        if (expires == null) {
-            return Reply.bad("expires is missing: give the time after which the command must not run, e.g. \"expires\":"
-                    + " \"" + Instant.now().plusSeconds(60).toString() + "\"");
-        }
-        Instant until;
-        try {
-            until = expires.matches("\\d+") ? Instant.ofEpochMilli(Long.parseLong(expires)) : Instant.parse(expires);
-        } catch (DateTimeParseException | NumberFormatException e) {
-            return Reply.bad("expires '" + expires + "' is not an ISO-8601 time such as 2026-01-01T12:00:00Z"
-                    + " or epoch milliseconds");
-        }
+    /** Null while the command may still run, else the error reply. */
+    private static Reply expired(Command c) {
         Instant now = Instant.now();
-        if (now.isAfter(until)) {
-            return Reply.bad("the command expired at " + until + " (the appliance's clock says " + now + "): not run");
+        if (c.expiredAt(now)) {
+            return Reply.bad("the command expired at " + c.expires() + " (the appliance's clock says " + now
+                    + "): not run");
         }
         return null;
     }
@@ -505,7 +463,7 @@ public class Appliance implements MqttCallbackExtended {
             case "plan": return plan(c, requestId);
             case "results": return results(c);
             case "stop": return stop(c);
-            case "status": return Reply.ok("online", status("online"));
+            case "status": return Reply.ok("online", Codec.toJson(status("online")));
             case "selftest": return selftest();
             case "bundles": return bundles.list();
             case "install": return bundles.install(c);
@@ -519,13 +477,8 @@ public class Appliance implements MqttCallbackExtended {
     }
 
     private void reply(String requestId, String verb, Reply r) {
-        JsonObject o = Payloads.envelope("reply", appliance, null, 0);
-        o.addProperty("requestId", requestId);
-        o.addProperty("verb", verb);
-        o.addProperty("code", r.code());
-        o.addProperty("message", r.message());
-        o.add("body", r.body());
-        byte[] bytes = Payloads.bytes(o);
+        byte[] bytes = Codec.encode(new rtbox.mqtt.protocol.Reply(appliance, Instant.now(), requestId, verb, r.code(),
+                r.message(), r.body()));
         if (r.code() != 200) {
             System.err.println(LOG + verb + " " + (requestId == null ? "" : requestId + " ") + r.code() + ": "
                     + r.message());
@@ -540,7 +493,7 @@ public class Appliance implements MqttCallbackExtended {
             }
         }
         try {
-            outbox.add(Topics.reply(appliance, requestId == null ? "none" : requestId), bytes);
+            outbox.add(Topics.reply(appliance, requestId), bytes);
         } catch (IOException e) {
             System.err.println(LOG + "outbox: cannot queue a reply: " + e.getMessage());
         }
@@ -613,9 +566,9 @@ public class Appliance implements MqttCallbackExtended {
             RunReport report = runner.run(request, f -> s.fraction = f);
             sendRun(s, topic, seq -> Payloads.result(appliance, s.id, seq, report));
         } catch (RtboxException e) {
-            sendRun(s, topic, seq -> Payloads.failedResult(appliance, s.id, seq, s.probe, "ERROR", e.getMessage()));
+            sendRun(s, topic, seq -> Payloads.failedResult(appliance, s.id, seq, s.probe, Outcome.ERROR, e.getMessage()));
         } catch (RuntimeException e) {
-            sendRun(s, topic, seq -> Payloads.failedResult(appliance, s.id, seq, s.probe, "ERROR",
+            sendRun(s, topic, seq -> Payloads.failedResult(appliance, s.id, seq, s.probe, Outcome.ERROR,
                     "the run failed on the appliance: " + e));
         }
         s.finished();
@@ -629,7 +582,7 @@ public class Appliance implements MqttCallbackExtended {
      * Queues the run's next message: numbered one past the last queued, and the number
      * recorded before the io thread can publish it, so numbers never repeat or skip.
      */
-    private void sendRun(RunSession s, String topic, java.util.function.LongFunction<JsonObject> message) {
+    private void sendRun(RunSession s, String topic, java.util.function.LongFunction<RunMessage> message) {
         synchronized (s) {
             long seq = s.sequence() + 1;
             sendAt(s, topic, seq, message.apply(seq));
@@ -727,7 +680,7 @@ public class Appliance implements MqttCallbackExtended {
         }
         System.err.println(LOG + "run " + r.id + " was interrupted by a restart: reporting it as aborted");
         sendRun(r, Topics.result(appliance, r.id), seq -> Payloads.failedResult(appliance, r.id, seq, r.probe,
-                "ABORTED", "the appliance restarted during the run (crash or power loss): no result was measured"));
+                Outcome.ABORTED, "the appliance restarted during the run (crash or power loss): no result was measured"));
         r.finished();
     }
 
@@ -905,7 +858,8 @@ public class Appliance implements MqttCallbackExtended {
                         PlanMessages.result(appliance, result));
             } else {
                 sendAt(s, Topics.result(appliance, s.id), PlanMessages.resultSeq(s.cells),
-                        PlanMessages.failed(appliance, s.id, planName, s.cells, error));
+                        PlanMessages.failed(appliance, s.id, PlanMessages.resultSeq(s.cells), planName, s.cells,
+                                Outcome.ERROR, error));
             }
             s.finished();
         }
@@ -939,10 +893,10 @@ public class Appliance implements MqttCallbackExtended {
     }
 
     /** Queues one of a plan's messages under its fixed sequence number, recorded before it can be published. */
-    private void sendAt(RunSession s, String topic, long seq, JsonObject message) {
+    private void sendAt(RunSession s, String topic, long seq, RunMessage message) {
         synchronized (s) {
             try {
-                outbox.add(topic, Payloads.bytes(message), () -> s.queued(seq));
+                outbox.add(topic, Codec.encode(message), () -> s.queued(seq));
             } catch (IOException e) {
                 System.err.println(LOG + "outbox: cannot queue message " + seq + " of run " + s.id + ": "
                         + e.getMessage());
@@ -974,11 +928,9 @@ public class Appliance implements MqttCallbackExtended {
         if (run == null) {
             System.err.println(LOG + "plan run " + r.id + " was interrupted by a restart and is not in the journal:"
                     + " reporting it as aborted");
-            JsonObject o = Payloads.failedResult(appliance, r.id, last + 1, r.probe, "ABORTED", "the appliance"
-                    + " restarted during the plan (crash or power loss) and its journal has no record of it");
-            o.addProperty("kind", "plan");
-            o.addProperty("plan", r.probe);
-            sendAt(r, Topics.result(appliance, r.id), last + 1, o);
+            sendAt(r, Topics.result(appliance, r.id), last + 1, PlanMessages.failed(appliance, r.id, last + 1, r.probe,
+                    r.cells, Outcome.ABORTED, "the appliance restarted during the plan (crash or power loss) and its"
+                            + " journal has no record of it"));
         } else {
             System.err.println(LOG + "plan run " + r.id + " (" + run.plan() + ") was interrupted by a restart after "
                     + run.cells().size() + " of " + run.cellsPlanned() + " cells: delivering what the journal has");
@@ -1057,13 +1009,14 @@ public class Appliance implements MqttCallbackExtended {
         if (run.id().equals(running)) {
             return Reply.conflict("run " + run.id() + " is under way: its results come as its cells end");
         }
-        java.util.List<String[]> messages = PlanMessages.replay(appliance, run);
+        java.util.List<RunMessage> messages = PlanMessages.replay(appliance, run);
         afterReply = () -> {
-            for (String[] m : messages) {
+            for (RunMessage m : messages) {
                 try {
-                    outbox.add(m[0], m[1].getBytes(StandardCharsets.UTF_8));
+                    outbox.add(Topics.of(m), Codec.encode(m));
                 } catch (IOException e) {
-                    System.err.println(LOG + "outbox: cannot queue a message for " + m[0] + ": " + e.getMessage());
+                    System.err.println(LOG + "outbox: cannot queue a message for " + Topics.of(m) + ": "
+                            + e.getMessage());
                 }
             }
             if (!closing) {

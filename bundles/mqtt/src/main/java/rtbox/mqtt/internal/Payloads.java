@@ -1,69 +1,60 @@
 package rtbox.mqtt.internal;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
-import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 
 import rtbox.api.result.Histogram;
 import rtbox.api.result.RunReport;
 import rtbox.api.result.ThreadResult;
+import rtbox.mqtt.protocol.Figures;
+import rtbox.mqtt.protocol.Outcome;
+import rtbox.mqtt.protocol.Progress;
+import rtbox.mqtt.protocol.Result;
+import rtbox.mqtt.protocol.ThreadFigures;
 
 /**
- * The JSON of every message the appliance sends: a flat envelope (schema, type,
- * timestamp, appliance, run, sequence), the figures a dashboard plots at the top
- * level in microseconds, and histograms as plain arrays, so Grafana, Node-RED,
- * Telegraf and MQTT Explorer read them without code. See docs/mqtt.md.
+ * A run's messages from rtbox's result model: the figures a dashboard plots (the worst
+ * thread's, in microseconds, and the threads' histograms summed) and the full report as
+ * JSON. The wire shape itself is rtbox.mqtt.protocol's {@code Codec}.
  */
 final class Payloads {
-    /** Version of these payloads' shape; a reader checks it before anything else. */
-    static final int SCHEMA = 1;
+    /** For verb bodies and the report tree; the messages themselves are written by the Codec. */
     static final Gson GSON = new GsonBuilder().serializeSpecialFloatingPointValues().disableHtmlEscaping().create();
 
     private Payloads() {
     }
 
-    static JsonObject envelope(String type, String appliance, String run, long sequence) {
-        JsonObject o = new JsonObject();
-        o.addProperty("schema", SCHEMA);
-        o.addProperty("type", type);
-        o.addProperty("timestamp", Instant.now().toString());
-        o.addProperty("appliance", appliance);
-        if (run != null) {
-            o.addProperty("run", run);
-            o.addProperty("sequence", sequence);
-        }
-        return o;
-    }
-
-    static byte[] bytes(JsonObject o) {
-        return GSON.toJson(o).getBytes(StandardCharsets.UTF_8);
-    }
-
-    static JsonObject progress(String appliance, String run, long sequence, String probe, double fraction) {
-        JsonObject o = envelope("progress", appliance, run, sequence);
-        o.addProperty("probe", probe);
-        o.addProperty("percent", Math.round(fraction * 100));
-        return o;
+    static Progress progress(String appliance, String run, long sequence, String probe, double fraction) {
+        return new Progress(appliance, Instant.now(), run, sequence, probe, Math.round(fraction * 100), null);
     }
 
     /** A run's result: verdict and worst figures on top, a line per thread, the full report under "report". */
-    static JsonObject result(String appliance, String run, long sequence, RunReport r) {
-        JsonObject o = envelope("result", appliance, run, sequence);
-        o.addProperty("probe", r.result().probe());
-        o.addProperty("verdict", r.verdict().outcome().name());
-        o.addProperty("reason", r.verdict().reason());
-        o.addProperty("complete", r.result().complete());
-        o.addProperty("started", Instant.ofEpochMilli(r.startedEpochMs()).toString());
-        o.addProperty("ended", Instant.ofEpochMilli(r.endedEpochMs()).toString());
-        o.addProperty("duration_s", r.result().durationNs() / 1e9);
+    static Result result(String appliance, String run, long sequence, RunReport r) {
+        return new Result(appliance, Instant.now(), run, sequence, r.result().probe(), outcome(r), r.verdict().reason(),
+                r.result().complete(), Instant.ofEpochMilli(r.startedEpochMs()), Instant.ofEpochMilli(r.endedEpochMs()),
+                figures(r), report(r), null);
+    }
+
+    static Outcome outcome(RunReport r) {
+        return Outcome.valueOf(r.verdict().outcome().name());
+    }
+
+    /** The full run report as the Codec carries it. */
+    static JsonObject report(RunReport r) {
+        return GSON.toJsonTree(r).getAsJsonObject();
+    }
+
+    static Figures figures(RunReport r) {
         long samples = 0, overflows = 0, missed = 0, max = 0, min = Long.MAX_VALUE, p99 = 0, p999 = 0, p50 = 0;
         long bucket = 0;
         long[] sum = new long[0];
-        JsonArray threads = new JsonArray();
+        List<ThreadFigures> threads = new ArrayList<>();
         for (ThreadResult t : r.result().threads()) {
             Histogram h = t.latency();
             samples += h.samples();
@@ -77,52 +68,24 @@ final class Payloads {
             bucket = h.bucketWidthNs();
             long[] c = trim(h.counts());
             if (c.length > sum.length) {
-                sum = java.util.Arrays.copyOf(sum, c.length);
+                sum = Arrays.copyOf(sum, c.length);
             }
             for (int i = 0; i < c.length; i++) {
                 sum[i] += c[i];
             }
-            JsonObject th = new JsonObject();
-            th.addProperty("thread", t.thread());
-            th.addProperty("cpu", t.cpu());
-            th.addProperty("policy", t.policy());
-            th.addProperty("priority", t.priority());
-            th.addProperty("samples", h.samples());
-            th.addProperty("min_us", us(h.minNs()));
-            th.addProperty("avg_us", h.avgNs() / 1000.0);
-            th.addProperty("p50_us", us(h.p50Ns()));
-            th.addProperty("p99_us", us(h.p99Ns()));
-            th.addProperty("p999_us", us(h.p999Ns()));
-            th.addProperty("max_us", us(h.maxNs()));
-            th.addProperty("overflows", h.overflows());
-            th.addProperty("missed_deadlines", t.missedDeadlines());
-            th.add("histogram", array(c));
-            threads.add(th);
+            threads.add(new ThreadFigures(t.thread(), t.cpu(), t.policy(), t.priority(), h.samples(), us(h.minNs()),
+                    h.avgNs() / 1000.0, us(h.p50Ns()), us(h.p99Ns()), us(h.p999Ns()), us(h.maxNs()), h.overflows(),
+                    t.missedDeadlines(), c));
         }
-        o.addProperty("samples", samples);
-        o.addProperty("min_us", samples == 0 ? 0 : us(min));
-        o.addProperty("p50_us", us(p50));
-        o.addProperty("p99_us", us(p99));
-        o.addProperty("p999_us", us(p999));
-        o.addProperty("max_us", us(max));
-        o.addProperty("overflows", overflows);
-        o.addProperty("missed_deadlines", missed);
-        o.addProperty("histogram_bucket_us", bucket / 1000.0);
-        o.add("histogram", array(sum));
-        o.add("threads", threads);
-        o.add("report", GSON.toJsonTree(r));
-        return o;
+        return new Figures(r.result().durationNs() / 1e9, samples, samples == 0 ? 0 : us(min), us(p50), us(p99),
+                us(p999), us(max), overflows, missed, bucket / 1000.0, sum, List.copyOf(threads));
     }
 
     /** The result of a run that could not measure, or that a restart cut short. */
-    static JsonObject failedResult(String appliance, String run, long sequence, String probe, String verdict,
+    static Result failedResult(String appliance, String run, long sequence, String probe, Outcome verdict,
             String reason) {
-        JsonObject o = envelope("result", appliance, run, sequence);
-        o.addProperty("probe", probe);
-        o.addProperty("verdict", verdict);
-        o.addProperty("reason", reason);
-        o.addProperty("complete", false);
-        return o;
+        return new Result(appliance, Instant.now(), run, sequence, probe, verdict, reason, false, null, null, null,
+                null, null);
     }
 
     private static long[] trim(long[] counts) {
@@ -130,15 +93,7 @@ final class Payloads {
         while (n > 0 && counts[n - 1] == 0) {
             n--;
         }
-        return java.util.Arrays.copyOf(counts, n);
-    }
-
-    private static JsonArray array(long[] c) {
-        JsonArray a = new JsonArray(c.length);
-        for (long v : c) {
-            a.add(v);
-        }
-        return a;
+        return Arrays.copyOf(counts, n);
     }
 
     private static double us(long ns) {

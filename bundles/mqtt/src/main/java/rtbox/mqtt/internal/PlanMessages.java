@@ -4,9 +4,16 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 
+import rtbox.mqtt.protocol.Cell;
+import rtbox.mqtt.protocol.CellLine;
+import rtbox.mqtt.protocol.Outcome;
+import rtbox.mqtt.protocol.PlanCell;
+import rtbox.mqtt.protocol.PlanOutcome;
+import rtbox.mqtt.protocol.Progress;
+import rtbox.mqtt.protocol.Result;
+import rtbox.mqtt.protocol.RunMessage;
 import rtbox.plan.CellResult;
 import rtbox.plan.PlanRun;
 
@@ -37,15 +44,9 @@ final class PlanMessages {
     }
 
     /** Cell {@code index} (0-based) of {@code count} starts. */
-    static JsonObject progress(String appliance, String run, String plan, int index, int count, String cellName) {
-        JsonObject o = Payloads.envelope("progress", appliance, run, progressSeq(index));
-        o.addProperty("kind", "plan");
-        o.addProperty("plan", plan);
-        o.addProperty("cell", index + 1);
-        o.addProperty("cells", count);
-        o.addProperty("cell_name", cellName);
-        o.addProperty("percent", Math.round(100.0 * index / Math.max(1, count)));
-        return o;
+    static Progress progress(String appliance, String run, String plan, int index, int count, String cellName) {
+        return new Progress(appliance, Instant.now(), run, progressSeq(index), null,
+                Math.round(100.0 * index / Math.max(1, count)), new PlanCell(plan, index + 1, count, cellName));
     }
 
     /**
@@ -53,26 +54,19 @@ final class PlanMessages {
      * result has them (when the cell measured), with the cell's verdict (which can be
      * INCONCLUSIVE where the run's thresholds passed) and what the tuner changed.
      */
-    static JsonObject cell(String appliance, String run, String plan, CellResult c, int count) {
-        JsonObject o = c.report() != null ? Payloads.result(appliance, run, cellSeq(c.index()), c.report())
-                : Payloads.failedResult(appliance, run, cellSeq(c.index()), c.probe(), "ERROR", c.error());
-        o.addProperty("type", "cell");
-        o.addProperty("kind", "plan");
-        o.addProperty("plan", plan);
-        o.addProperty("cell", c.index() + 1);
-        o.addProperty("cells", count);
-        o.addProperty("cell_name", c.name());
-        o.addProperty("verdict", c.verdict().outcome().name());
-        o.addProperty("reason", c.verdict().reason());
-        o.addProperty("policy", c.policy());
-        o.add("axes", Payloads.GSON.toJsonTree(c.axes()));
-        o.add("loads", Payloads.GSON.toJsonTree(c.loads()));
-        o.add("tuner", Payloads.GSON.toJsonTree(c.policyChanges()));
-        if (c.report() == null) {
-            o.addProperty("started", Instant.ofEpochMilli(c.startedEpochMs()).toString());
-            o.addProperty("ended", Instant.ofEpochMilli(c.endedEpochMs()).toString());
-        }
-        return o;
+    static Cell cell(String appliance, String run, String plan, CellResult c, int count) {
+        boolean measured = c.report() != null;
+        return new Cell(appliance, Instant.now(), run, cellSeq(c.index()), new PlanCell(plan, c.index() + 1, count,
+                c.name()), measured ? c.report().result().probe() : c.probe(), outcome(c.verdict().outcome().name()),
+                c.verdict().reason(), measured && c.report().result().complete(),
+                Instant.ofEpochMilli(measured ? c.report().startedEpochMs() : c.startedEpochMs()),
+                Instant.ofEpochMilli(measured ? c.report().endedEpochMs() : c.endedEpochMs()),
+                measured ? Payloads.figures(c.report()) : null, measured ? Payloads.report(c.report()) : null,
+                c.policy(), c.axes(), c.loads(), c.policyChanges());
+    }
+
+    private static Outcome outcome(String name) {
+        return Outcome.valueOf(name);
     }
 
     /**
@@ -80,60 +74,42 @@ final class PlanMessages {
      * journal shows as interrupted (the appliance died during it) is ABORTED, with
      * what its journaled cells said in {@code reason}.
      */
-    static JsonObject result(String appliance, PlanRun r) {
-        JsonObject o = Payloads.envelope("result", appliance, r.id(), resultSeq(r.cellsPlanned()));
-        o.addProperty("kind", "plan");
-        o.addProperty("plan", r.plan());
+    static Result result(String appliance, PlanRun r) {
         boolean aborted = PlanRun.INTERRUPTED.equals(r.state());
-        o.addProperty("verdict", aborted ? "ABORTED" : r.verdict().outcome().name());
-        o.addProperty("reason", aborted ? "the appliance restarted during the plan (crash or power loss) after "
-                + r.cells().size() + " of " + r.cellsPlanned() + " cells; the journaled cells say: "
-                + r.verdict().outcome() + ": " + r.verdict().reason() : r.verdict().reason());
-        o.addProperty("state", r.state());
-        o.addProperty("complete", PlanRun.COMPLETE.equals(r.state()));
-        o.addProperty("started", Instant.ofEpochMilli(r.startedEpochMs()).toString());
-        o.addProperty("ended", Instant.ofEpochMilli(r.endedEpochMs()).toString());
-        o.addProperty("cells_planned", r.cellsPlanned());
-        o.addProperty("cells_run", r.cells().size());
-        JsonArray cells = new JsonArray();
+        List<CellLine> cells = new ArrayList<>();
         for (CellResult c : r.cells()) {
-            JsonObject x = new JsonObject();
-            x.addProperty("cell", c.index() + 1);
-            x.addProperty("name", c.name());
-            x.addProperty("sequence", cellSeq(c.index()));
-            x.addProperty("verdict", c.verdict().outcome().name());
-            x.addProperty("max_us", c.worstUs());
-            x.addProperty("missed_deadlines", c.missedDeadlines());
-            x.addProperty("overflows", c.overflows());
-            cells.add(x);
+            cells.add(new CellLine(c.index() + 1, c.name(), cellSeq(c.index()), outcome(c.verdict().outcome().name()),
+                    c.worstUs(), c.missedDeadlines(), c.overflows()));
         }
-        o.add("cells", cells);
-        if (r.description() != null) {
-            o.addProperty("description", r.description());
-        }
-        return o;
+        return new Result(appliance, Instant.now(), r.id(), resultSeq(r.cellsPlanned()), null,
+                aborted ? Outcome.ABORTED : outcome(r.verdict().outcome().name()),
+                aborted ? "the appliance restarted during the plan (crash or power loss) after " + r.cells().size()
+                        + " of " + r.cellsPlanned() + " cells; the journaled cells say: " + r.verdict().outcome() + ": "
+                        + r.verdict().reason() : r.verdict().reason(),
+                PlanRun.COMPLETE.equals(r.state()), Instant.ofEpochMilli(r.startedEpochMs()),
+                Instant.ofEpochMilli(r.endedEpochMs()), null, null,
+                new PlanOutcome(r.plan(), r.state(), r.cellsPlanned(), r.cells().size(), List.copyOf(cells),
+                        r.description()));
     }
 
-    /** A plan that failed after it started, before its cells were journaled (e.g. the journal is unwritable). */
-    static JsonObject failed(String appliance, String run, String plan, int cellsPlanned, String reason) {
-        JsonObject o = Payloads.envelope("result", appliance, run, resultSeq(cellsPlanned));
-        o.addProperty("kind", "plan");
-        o.addProperty("plan", plan);
-        o.addProperty("verdict", "ERROR");
-        o.addProperty("reason", reason);
-        o.addProperty("complete", false);
-        o.addProperty("cells_planned", cellsPlanned);
-        return o;
+    /**
+     * A plan that failed after it started, before its cells were journaled (e.g. the
+     * journal is unwritable: ERROR), or that a restart cut short with no journal record
+     * of it (ABORTED).
+     */
+    static Result failed(String appliance, String run, long sequence, String plan, int cellsPlanned, Outcome verdict,
+            String reason) {
+        return new Result(appliance, Instant.now(), run, sequence, null, verdict, reason, false, null, null, null,
+                null, new PlanOutcome(plan, null, cellsPlanned, null, null, null));
     }
 
-    /** Every message of a journaled run, in order, with its topic: what {@code results} re-publishes. */
-    static List<String[]> replay(String appliance, PlanRun r) {
-        List<String[]> out = new ArrayList<>();
+    /** Every message of a journaled run, in order: what {@code results} re-publishes. */
+    static List<RunMessage> replay(String appliance, PlanRun r) {
+        List<RunMessage> out = new ArrayList<>();
         for (CellResult c : r.cells()) {
-            out.add(new String[] {Topics.cell(appliance, r.id()),
-                    Payloads.GSON.toJson(cell(appliance, r.id(), r.plan(), c, r.cellsPlanned()))});
+            out.add(cell(appliance, r.id(), r.plan(), c, r.cellsPlanned()));
         }
-        out.add(new String[] {Topics.result(appliance, r.id()), Payloads.GSON.toJson(result(appliance, r))});
+        out.add(result(appliance, r));
         return out;
     }
 

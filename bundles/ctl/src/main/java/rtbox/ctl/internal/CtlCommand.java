@@ -1,7 +1,6 @@
-package rtbox.mqtt.internal;
+package rtbox.ctl.internal;
 
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -30,7 +29,6 @@ import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
 import org.osgi.service.component.annotations.Component;
 
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -38,6 +36,15 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import rtbox.mqtt.protocol.Codec;
+import rtbox.mqtt.protocol.Message;
+import rtbox.mqtt.protocol.ProtocolException;
+import rtbox.mqtt.protocol.Progress;
+import rtbox.mqtt.protocol.Reply;
+import rtbox.mqtt.protocol.Result;
+import rtbox.mqtt.protocol.Status;
+import rtbox.mqtt.protocol.Tls;
+import rtbox.mqtt.protocol.Topics;
 
 /**
  * {@code rtbox ctl}: the control room's command line over MQTT. Lists appliances from
@@ -88,19 +95,32 @@ public class CtlCommand implements Callable<Integer> {
                 description = "The key store's password (default \\$RTBOX_CERT_PASSWORD).")
         String certPassword;
 
-        final BlockingQueue<String[]> received = new LinkedBlockingQueue<>();
+        /** What arrived, in order; {@code lost} (topic and payload null) when the connection dropped. */
+        record Received(String topic, byte[] payload, String lost) {
+            /** The message, or null after saying on {@code err} why it is not one of rtbox's. */
+            Message decode(PrintWriter err) {
+                try {
+                    return Codec.decode(topic, payload);
+                } catch (ProtocolException e) {
+                    err.println("rtbox ctl: ignored a message on " + topic + ": " + e.getMessage());
+                    return null;
+                }
+            }
+        }
+
+        final BlockingQueue<Received> received = new LinkedBlockingQueue<>();
 
         MqttClient connect(String... topics) throws MqttException {
             MqttClient c = new MqttClient(uri, "rtbox-ctl-" + UUID.randomUUID(), new MemoryPersistence());
             c.setCallback(new MqttCallback() {
                 @Override
                 public void connectionLost(Throwable cause) {
-                    received.add(new String[] {null, "connection lost: " + cause});
+                    received.add(new Received(null, null, "connection lost: " + cause));
                 }
 
                 @Override
                 public void messageArrived(String topic, MqttMessage message) {
-                    received.add(new String[] {topic, new String(message.getPayload(), StandardCharsets.UTF_8)});
+                    received.add(new Received(topic, message.getPayload(), null));
                 }
 
                 @Override
@@ -125,7 +145,7 @@ public class CtlCommand implements Callable<Integer> {
             }
             if (uri.startsWith("ssl://")) {
                 try {
-                    o.setSocketFactory(Connection.tls(ca, null, cert, certPassword).getSocketFactory());
+                    o.setSocketFactory(Tls.context(ca, null, cert, certPassword).getSocketFactory());
                 } catch (java.io.IOException | java.security.GeneralSecurityException e) {
                     throw new MqttException(MqttException.REASON_CODE_CLIENT_EXCEPTION,
                             new java.io.IOException("TLS options (--ca, --cert): " + e.getMessage(), e));
@@ -150,9 +170,14 @@ public class CtlCommand implements Callable<Integer> {
         }
 
         /** Paho's error with what to fix; a TLS refusal names --ca, the option that is at fault here. */
-        private String describe(MqttException e) {
-            return Connection.describe(e).replace("a CA in tlsTrustStore", "a CA in --ca")
-                    .replace("host in brokers", "host in --broker");
+        private static String describe(MqttException e) {
+            String s = e.getMessage() + " (code " + e.getReasonCode() + ")";
+            String tls = Tls.problem(e);
+            if (tls != null) {
+                return s + ": " + tls.replace("a CA in tlsTrustStore", "a CA in --ca").replace("host in brokers",
+                        "host in --broker");
+            }
+            return e.getCause() != null ? s + ": " + e.getCause() : s;
         }
 
         static void close(MqttClient c) {
@@ -168,11 +193,10 @@ public class CtlCommand implements Callable<Integer> {
 
         /** Sends a command; returns its request id. */
         static String send(MqttClient c, String appliance, String verb, JsonObject body) throws MqttException {
-            String id = UUID.randomUUID().toString();
-            body.addProperty("requestId", id);
-            body.addProperty("expires", Instant.now().plusSeconds(60).toString());
-            c.publish(Topics.cmd(appliance, verb), Payloads.bytes(body), 1, false);
-            return id;
+            rtbox.mqtt.protocol.Command command = new rtbox.mqtt.protocol.Command(appliance, verb, UUID.randomUUID().toString(), Instant.now().plusSeconds(60),
+                    body);
+            c.publish(Topics.of(command), Codec.encode(command), 1, false);
+            return command.requestId();
         }
     }
 
@@ -188,18 +212,18 @@ public class CtlCommand implements Callable<Integer> {
         @Override
         public Integer call() throws Exception {
             PrintWriter out = spec.commandLine().getOut();
-            MqttClient c = broker.connectOrSay(spec.commandLine().getErr(), Topics.ROOT + "/up/+/status");
+            PrintWriter err = spec.commandLine().getErr();
+            MqttClient c = broker.connectOrSay(err, Topics.ALL_STATUS);
             if (c == null) {
                 return ERROR;
             }
-            Map<String, JsonObject> seen = new TreeMap<>();
+            Map<String, Status> seen = new TreeMap<>();
             long end = System.currentTimeMillis() + waitMs;
             try {
-                for (String[] m; (m = broker.received.poll(Math.max(1, end - System.currentTimeMillis()),
+                for (Broker.Received m; (m = broker.received.poll(Math.max(1, end - System.currentTimeMillis()),
                         TimeUnit.MILLISECONDS)) != null;) {
-                    if (m[0] != null) {
-                        JsonObject s = JsonParser.parseString(m[1]).getAsJsonObject();
-                        seen.put(s.get("appliance").getAsString(), s);
+                    if (m.topic() != null && m.decode(err) instanceof Status s) {
+                        seen.put(s.appliance(), s);
                     }
                 }
             } finally {
@@ -210,19 +234,12 @@ public class CtlCommand implements Callable<Integer> {
                 return ERROR;
             }
             out.printf(Locale.ROOT, "%-20s %-8s %-38s %s%n", "APPLIANCE", "STATE", "RUN", "PROBES");
-            for (JsonObject s : seen.values()) {
-                out.printf(Locale.ROOT, "%-20s %-8s %-38s %s%n", s.get("appliance").getAsString(),
-                        s.get("state").getAsString(), s.has("run") ? s.get("run").getAsString() : "-",
-                        s.has("probes") ? String.join(",", strings(s)) : "-");
+            for (Status s : seen.values()) {
+                out.printf(Locale.ROOT, "%-20s %-8s %-38s %s%n", s.appliance(), s.state(),
+                        s.run() != null ? s.run() : "-", s.probes() != null ? String.join(",", s.probes()) : "-");
             }
             out.flush();
             return OK;
-        }
-
-        private static List<String> strings(JsonObject s) {
-            List<String> l = new ArrayList<>();
-            s.getAsJsonArray("probes").forEach(e -> l.add(e.getAsString()));
-            return l;
         }
     }
 
@@ -273,8 +290,8 @@ public class CtlCommand implements Callable<Integer> {
             List<String> names = List.of(appliances.split(","));
             List<String> topics = new ArrayList<>();
             for (String a : names) {
-                topics.add(Topics.up(a) + "/reply/+");
-                topics.add(Topics.up(a) + "/runs/+/+");
+                topics.add(Topics.replies(a));
+                topics.add(Topics.runs(a));
             }
             MqttClient c = broker.connectOrSay(err, topics.toArray(String[]::new));
             if (c == null) {
@@ -298,40 +315,36 @@ public class CtlCommand implements Callable<Integer> {
                 long end = System.currentTimeMillis() + durationMs + timeoutS * 1000;
                 while (codes.size() < names.size()) {
                     long until = runs.size() + countErrors(codes) < names.size() ? replyEnd : end;
-                    String[] m = broker.received.poll(Math.max(1, until - System.currentTimeMillis()),
+                    Broker.Received m = broker.received.poll(Math.max(1, until - System.currentTimeMillis()),
                             TimeUnit.MILLISECONDS);
                     if (m == null) {
                         break;
                     }
-                    if (m[0] == null) {
-                        err.println("rtbox ctl: " + m[1]);
+                    if (m.topic() == null) {
+                        err.println("rtbox ctl: " + m.lost());
                         return ERROR;
                     }
-                    JsonObject j = JsonParser.parseString(m[1]).getAsJsonObject();
-                    String a = j.get("appliance").getAsString();
-                    String type = j.get("type").getAsString();
-                    if ("reply".equals(type) && requests.containsKey(j.get("requestId").getAsString())) {
-                        int code = j.get("code").getAsInt();
-                        if (code == 200) {
-                            runs.put(a, j.getAsJsonObject("body").get("run").getAsString());
+                    Message msg = m.decode(err);
+                    String a = msg == null ? null : msg.appliance();
+                    if (msg instanceof Reply r && requests.containsKey(r.requestId())) {
+                        if (r.ok() && r.body().has("run")) {
+                            runs.put(a, r.body().get("run").getAsString());
                             o.println(a + ": started run " + runs.get(a));
                         } else {
-                            err.println(a + ": " + code + " " + j.get("message").getAsString());
+                            err.println(a + ": " + r.code() + " " + r.message());
                             codes.put(a, ERROR);
                         }
-                    } else if (j.has("run") && j.get("run").getAsString().equals(runs.get(a))) {
-                        if ("progress".equals(type)) {
-                            o.println(a + ": " + j.get("percent").getAsInt() + "%");
-                        } else if ("result".equals(type) && !codes.containsKey(a)) {
-                            String verdict = j.get("verdict").getAsString();
-                            o.println(a + ": " + verdict + (j.has("max_us") ? String.format(Locale.ROOT,
-                                    " max %s us, p99 %s us, %s samples", j.get("max_us"), j.get("p99_us"),
-                                    j.get("samples")) : "") + ": " + j.get("reason").getAsString());
-                            codes.put(a, "PASS".equals(verdict) ? OK : "FAIL".equals(verdict) ? FAIL : ERROR);
-                            if (out != null) {
-                                Files.createDirectories(out);
-                                Files.writeString(out.resolve(a + "-" + runs.get(a) + ".json"), m[1]);
-                            }
+                    } else if (msg instanceof Progress p && p.run().equals(runs.get(a))) {
+                        o.println(a + ": " + p.percent() + "%");
+                    } else if (msg instanceof Result r && r.run().equals(runs.get(a)) && !codes.containsKey(a)) {
+                        o.println(a + ": " + r.verdict() + (r.figures() != null ? String.format(Locale.ROOT,
+                                " max %s us, p99 %s us, %s samples", r.figures().maxUs(), r.figures().p99Us(),
+                                r.figures().samples()) : "") + ": " + r.reason());
+                        codes.put(a, r.verdict() == rtbox.mqtt.protocol.Outcome.PASS ? OK
+                                : r.verdict() == rtbox.mqtt.protocol.Outcome.FAIL ? FAIL : ERROR);
+                        if (out != null) {
+                            Files.createDirectories(out);
+                            Files.write(out.resolve(a + "-" + runs.get(a) + ".json"), m.payload());
                         }
                     }
                     o.flush();
@@ -386,22 +399,21 @@ public class CtlCommand implements Callable<Integer> {
             if (replace != null) {
                 cmd.addProperty("bundle", replace);
             }
-            MqttClient c = broker.connectOrSay(err, Topics.up(appliance) + "/reply/+");
+            MqttClient c = broker.connectOrSay(err, Topics.replies(appliance));
             if (c == null) {
                 return ERROR;
             }
             try {
                 String id = Broker.send(c, appliance, replace == null ? "install" : "update", cmd);
                 long end = System.currentTimeMillis() + 30_000;
-                for (String[] m; (m = broker.received.poll(Math.max(1, end - System.currentTimeMillis()),
+                for (Broker.Received m; (m = broker.received.poll(Math.max(1, end - System.currentTimeMillis()),
                         TimeUnit.MILLISECONDS)) != null;) {
-                    if (m[0] != null && m[0].endsWith("/reply/" + id)) {
-                        JsonObject j = JsonParser.parseString(m[1]).getAsJsonObject();
-                        int code = j.get("code").getAsInt();
-                        (code == 200 ? spec.commandLine().getOut() : err).println(appliance + ": " + code + " "
-                                + j.get("message").getAsString());
+                    if (m.topic() != null && m.topic().equals(Topics.reply(appliance, id))
+                            && m.decode(err) instanceof Reply r) {
+                        (r.ok() ? spec.commandLine().getOut() : err).println(appliance + ": " + r.code() + " "
+                                + r.message());
                         spec.commandLine().getOut().flush();
-                        return code == 200 ? OK : ERROR;
+                        return r.ok() ? OK : ERROR;
                     }
                 }
                 err.println(appliance + ": no reply in 30 s (is it online? see rtbox ctl list)");

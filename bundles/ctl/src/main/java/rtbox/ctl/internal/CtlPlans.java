@@ -1,4 +1,4 @@
-package rtbox.mqtt.internal;
+package rtbox.ctl.internal;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -26,6 +26,18 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import rtbox.mqtt.protocol.Cell;
+import rtbox.mqtt.protocol.CellLine;
+import rtbox.mqtt.protocol.Figures;
+import rtbox.mqtt.protocol.Message;
+import rtbox.mqtt.protocol.Outcome;
+import rtbox.mqtt.protocol.PlanCell;
+import rtbox.mqtt.protocol.PlanOutcome;
+import rtbox.mqtt.protocol.Progress;
+import rtbox.mqtt.protocol.Reply;
+import rtbox.mqtt.protocol.Result;
+import rtbox.mqtt.protocol.RunMessage;
+import rtbox.mqtt.protocol.Topics;
 
 /**
  * {@code rtbox ctl plan} and {@code rtbox ctl results}: plans on appliances, followed
@@ -81,85 +93,76 @@ final class CtlPlans {
     }
 
     /** Handles one message; true when it was about {@code f}. */
-    static boolean handle(Follow f, String topic, JsonObject j, PrintWriter o, PrintWriter err, Path out)
+    static boolean handle(Follow f, Message m, byte[] payload, PrintWriter o, PrintWriter err, Path out)
             throws IOException {
-        String up = Topics.up(f.appliance) + "/";
-        if (!topic.startsWith(up)) {
+        if (!m.appliance().equals(f.appliance)) {
             return false;
         }
         f.heardMs = System.currentTimeMillis();
-        String type = j.has("type") ? j.get("type").getAsString() : "";
-        if ("reply".equals(type) && f.requestId != null && f.requestId.equals(str(j, "requestId"))) {
-            int code = j.get("code").getAsInt();
-            JsonObject body = j.has("body") && j.get("body").isJsonObject() ? j.getAsJsonObject("body") : new JsonObject();
-            if (code == 200 && body.has("run")) {
-                f.run = body.get("run").getAsString();
-                o.println(f.appliance + ": " + j.get("message").getAsString());
-            } else {
-                err.println(f.appliance + ": " + code + " " + j.get("message").getAsString());
-                f.code = ERROR;
+        if (m instanceof Reply r) {
+            if (f.requestId != null && f.requestId.equals(r.requestId())) {
+                if (r.ok() && r.body().has("run")) {
+                    f.run = r.body().get("run").getAsString();
+                    o.println(f.appliance + ": " + r.message());
+                } else {
+                    err.println(f.appliance + ": " + r.code() + " " + r.message());
+                    f.code = ERROR;
+                }
             }
             return true;
         }
-        if (f.run == null || !topic.startsWith(up + "runs/" + f.run + "/") || !j.has("sequence")) {
+        if (!(m instanceof RunMessage rm) || f.run == null || !rm.run().equals(f.run)) {
             return true;
         }
-        if (!f.seen.add(j.get("sequence").getAsLong())) {
+        if (!f.seen.add(rm.sequence())) {
             return true; // a repeat (the broker or the appliance sent it again): dropped by (run, sequence)
         }
-        String cell = j.has("cell") ? "cell " + j.get("cell").getAsInt() + "/" + j.get("cells").getAsInt() + " "
-                + str(j, "cell_name") : "";
-        switch (type) {
-            case "progress":
-                o.println(f.appliance + ": " + (cell.isEmpty() ? j.get("percent").getAsInt() + "%" : cell + " started"));
-                break;
-            case "cell":
-                f.cells.add(j.get("cell").getAsInt());
-                o.println(f.appliance + ": " + cell + ": " + str(j, "verdict") + figures(j)
-                        + ("PASS".equals(str(j, "verdict")) ? "" : ": " + str(j, "reason")));
-                write(out, f.appliance + "-" + f.run + "-cell-" + j.get("cell").getAsInt() + ".json", j);
-                break;
-            case "result":
-                if (f.code == null) {
-                    String verdict = str(j, "verdict");
-                    boolean plan = "plan".equals(str(j, "kind"));
-                    o.println(f.appliance + ": " + (plan ? "plan " + str(j, "plan") + " " : "") + verdict
-                            + (plan ? " (" + str(j, "state") + ", " + j.get("cells_run").getAsInt() + " of "
-                                    + j.get("cells_planned").getAsInt() + " cells)" : figures(j))
-                            + ": " + str(j, "reason"));
-                    if (plan && j.has("cells")) {
-                        List<String> missing = new ArrayList<>();
-                        j.getAsJsonArray("cells").forEach(c -> {
-                            int n = c.getAsJsonObject().get("cell").getAsInt();
-                            if (!f.cells.contains(n)) {
-                                missing.add(Integer.toString(n));
-                            }
-                        });
-                        if (!missing.isEmpty()) {
-                            err.println(f.appliance + ": the results of cells " + String.join(", ", missing)
-                                    + " did not arrive; fetch them with: rtbox ctl results " + f.appliance + " "
-                                    + f.run);
-                        }
+        if (m instanceof Progress p) {
+            o.println(f.appliance + ": " + (p.cell() == null ? p.percent() + "%" : cell(p.cell()) + " started"));
+        } else if (m instanceof Cell c) {
+            f.cells.add(c.cell().cell());
+            o.println(f.appliance + ": " + cell(c.cell()) + ": " + c.verdict() + figures(c.figures())
+                    + (c.verdict() == Outcome.PASS ? "" : ": " + c.reason()));
+            write(out, f.appliance + "-" + f.run + "-cell-" + c.cell().cell() + ".json", payload);
+        } else if (m instanceof Result r && f.code == null) {
+            PlanOutcome plan = r.plan();
+            o.println(f.appliance + ": " + (plan != null ? "plan " + plan.plan() + " " : "") + r.verdict()
+                    + (plan != null ? " (" + (plan.state() == null ? "" : plan.state()) + ", "
+                            + (plan.cellsRun() == null ? 0 : plan.cellsRun()) + " of " + plan.cellsPlanned()
+                            + " cells)" : figures(r.figures()))
+                    + ": " + r.reason());
+            if (plan != null && plan.cells() != null) {
+                List<String> missing = new ArrayList<>();
+                for (CellLine c : plan.cells()) {
+                    if (!f.cells.contains(c.cell())) {
+                        missing.add(Integer.toString(c.cell()));
                     }
-                    write(out, f.appliance + "-" + f.run + ".json", j);
-                    f.code = code(verdict);
                 }
-                break;
-            default:
-                break;
+                if (!missing.isEmpty()) {
+                    err.println(f.appliance + ": the results of cells " + String.join(", ", missing)
+                            + " did not arrive; fetch them with: rtbox ctl results " + f.appliance + " " + f.run);
+                }
+            }
+            write(out, f.appliance + "-" + f.run + ".json", payload);
+            f.code = code(r.verdict().name());
         }
         return true;
     }
 
-    private static String figures(JsonObject j) {
-        return j.has("max_us") ? String.format(Locale.ROOT, ", max %s us, p99 %s us, %s samples", j.get("max_us"),
-                j.get("p99_us"), j.get("samples")) : "";
+    private static String cell(PlanCell c) {
+        return "cell " + c.cell() + "/" + c.cells() + " " + c.name();
     }
 
-    private static void write(Path out, String name, JsonObject j) throws IOException {
+    private static String figures(Figures f) {
+        return f != null ? String.format(Locale.ROOT, ", max %s us, p99 %s us, %s samples", f.maxUs(), f.p99Us(),
+                f.samples()) : "";
+    }
+
+    /** The message as it arrived, byte for byte. */
+    private static void write(Path out, String name, byte[] payload) throws IOException {
         if (out != null) {
             Files.createDirectories(out);
-            Files.writeString(out.resolve(name), Payloads.GSON.toJson(j), StandardCharsets.UTF_8);
+            Files.write(out.resolve(name), payload);
         }
     }
 
@@ -175,21 +178,16 @@ final class CtlPlans {
     static void follow(CtlCommand.Broker broker, List<Follow> all, long replyMs, long silenceMs, PrintWriter o,
             PrintWriter err, Path out) throws InterruptedException, IOException {
         while (all.stream().anyMatch(f -> f.code == null)) {
-            String[] m = broker.received.poll(1, TimeUnit.SECONDS);
-            if (m != null && m[0] == null) {
-                err.println("rtbox ctl: " + m[1]);
+            CtlCommand.Broker.Received m = broker.received.poll(1, TimeUnit.SECONDS);
+            if (m != null && m.topic() == null) {
+                err.println("rtbox ctl: " + m.lost());
                 all.forEach(f -> f.code = f.code == null ? ERROR : f.code);
                 return;
             }
-            if (m != null) {
-                JsonObject j;
-                try {
-                    j = JsonParser.parseString(m[1]).getAsJsonObject();
-                } catch (RuntimeException e) {
-                    continue; // not one of rtbox's messages
-                }
+            Message msg = m == null ? null : m.decode(err);
+            if (msg != null) {
                 for (Follow f : all) {
-                    if (f.code == null && handle(f, m[0], j, o, err, out)) {
+                    if (f.code == null && handle(f, msg, m.payload(), o, err, out)) {
                         break;
                     }
                 }
@@ -209,8 +207,7 @@ final class CtlPlans {
     }
 
     static List<String> topics(String appliance) {
-        return List.of(Topics.up(appliance) + "/reply/+", Topics.up(appliance) + "/runs/+/+",
-                Topics.status(appliance));
+        return List.of(Topics.replies(appliance), Topics.runs(appliance), Topics.status(appliance));
     }
 
     @Command(name = "plan", sortOptions = false, description = "Runs a plan on one or several appliances, follows"
@@ -318,17 +315,17 @@ final class CtlPlans {
                 body.addProperty("limit", limit);
                 String id = CtlCommand.Broker.send(c, appliance, "results", body);
                 long end = System.currentTimeMillis() + 20_000;
-                for (String[] m; (m = broker.received.poll(Math.max(1, end - System.currentTimeMillis()),
-                        TimeUnit.MILLISECONDS)) != null;) {
-                    if (m[0] == null || !m[0].endsWith("/reply/" + id)) {
+                for (CtlCommand.Broker.Received m; (m = broker.received.poll(Math.max(1,
+                        end - System.currentTimeMillis()), TimeUnit.MILLISECONDS)) != null;) {
+                    if (m.topic() == null || !m.topic().equals(Topics.reply(appliance, id))
+                            || !(m.decode(err) instanceof Reply j)) {
                         continue;
                     }
-                    JsonObject j = JsonParser.parseString(m[1]).getAsJsonObject();
-                    if (j.get("code").getAsInt() != 200) {
-                        err.println(appliance + ": " + j.get("code").getAsInt() + " " + j.get("message").getAsString());
+                    if (!j.ok()) {
+                        err.println(appliance + ": " + j.code() + " " + j.message());
                         return ERROR;
                     }
-                    JsonObject b = j.getAsJsonObject("body");
+                    JsonObject b = j.body();
                     o.printf(Locale.ROOT, "%-22s %-20s %-11s %-12s %-20s %s%n", "RUN", "PLAN", "STATE", "VERDICT",
                             "STARTED", "CELLS");
                     b.getAsJsonArray("runs").forEach(e -> {
@@ -338,7 +335,7 @@ final class CtlPlans {
                                 str(r, "started").replaceFirst("\\.\\d+Z$", "Z"), r.get("cells_run").getAsInt(),
                                 r.get("cells_planned").getAsInt());
                     });
-                    o.println(j.get("message").getAsString() + " (" + str(b, "journal") + ")");
+                    o.println(j.message() + " (" + str(b, "journal") + ")");
                     o.flush();
                     return OK;
                 }

@@ -1,0 +1,10 @@
+/**
+ * rtbox's MQTT protocol (docs/mqtt.md): the topic trees and ids ({@link rtbox.mqtt.protocol.Topics}),
+ * the messages as typed records ({@link rtbox.mqtt.protocol.Message} and its kinds), and one
+ * {@link rtbox.mqtt.protocol.Codec} that writes and reads every one of them. Both ends use it: the
+ * appliance (rtbox.mqtt), {@code rtbox ctl}, {@code rtbox job}'s report and the control room, so
+ * the wire shape exists once.
+ */
+@org.osgi.annotation.bundle.Export
+@org.osgi.annotation.versioning.Version("1.0.0")
+package rtbox.mqtt.protocol;

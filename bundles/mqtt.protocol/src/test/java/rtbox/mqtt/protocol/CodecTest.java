@@ -1,0 +1,234 @@
+package rtbox.mqtt.protocol;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import com.google.gson.JsonObject;
+
+class CodecTest {
+    static final Instant T = Instant.parse("2026-12-02T12:40:03.100Z");
+
+    static Figures figures() {
+        ThreadFigures t = new ThreadFigures(0, 1, "fifo", 80, 1000, 52.1, Double.NaN, 61, 88, 120, 131.4, 0, 2,
+                new long[] {0, 3, 997});
+        return new Figures(1.0, 1000, 52.1, 61, 88, 120, 131.4, 0, 2, 1.0, new long[] {0, 3, 997}, List.of(t));
+    }
+
+    static JsonObject report() {
+        JsonObject r = new JsonObject();
+        r.addProperty("probe", "timer");
+        r.addProperty("jitter", 1.5);
+        return r;
+    }
+
+    /** Encoding, decoding and encoding again gives the same bytes, and decoding checks the topic. */
+    private static <T extends Message> T roundTrip(T m) throws ProtocolException {
+        byte[] once = Codec.encode(m);
+        Message back = Codec.decode(Topics.of(m), once);
+        assertEquals(m.getClass(), back.getClass());
+        assertEquals(new String(once, StandardCharsets.UTF_8), new String(Codec.encode(back), StandardCharsets.UTF_8));
+        @SuppressWarnings("unchecked")
+        T t = (T) back;
+        return t;
+    }
+
+    @Test
+    void statusOnlineAndOffline() throws Exception {
+        Status on = new Status("a1", T, "online", T, true, "r1", null, "smoke", 2, 3, 40L, List.of("timer"),
+                List.of("pipe"), 0L, 0L);
+        assertEquals(on, roundTrip(on));
+        Status off = Status.offline("a1", T, T);
+        Status back = roundTrip(off);
+        assertEquals(off, back);
+        assertTrue(!back.online());
+        assertEquals("rtbox/v1/up/a1/status", Topics.of(off));
+    }
+
+    @Test
+    void progressOfARunAndOfAPlanCell() throws Exception {
+        Progress run = new Progress("a1", T, "r1", 3, "timer", 30, null);
+        assertEquals(run, roundTrip(run));
+        Progress cell = new Progress("a1", T, "r1", 1, null, 0, new PlanCell("smoke", 1, 2, "idle"));
+        assertEquals(cell, roundTrip(cell));
+        assertTrue(new String(Codec.encode(cell), StandardCharsets.UTF_8).contains("\"kind\":\"plan\""));
+    }
+
+    @Test
+    void resultOfARunWithFigures() throws Exception {
+        Result r = new Result("a1", T, "r1", 11, "timer", Outcome.PASS, "max 131.4 us <= 2000 us", true, T,
+                T.plusSeconds(1), figures(), report(), null);
+        Result back = roundTrip(r);
+        assertEquals(131.4, back.figures().maxUs());
+        assertArrayEquals(new long[] {0, 3, 997}, back.figures().histogram());
+        assertTrue(Double.isNaN(back.figures().threads().get(0).avgUs()), "NaN is written as nothing, read as NaN");
+        assertEquals(report(), back.report());
+        String json = new String(Codec.encode(r), StandardCharsets.UTF_8);
+        assertTrue(json.startsWith("{\"schema\":1,\"type\":\"result\",\"timestamp\":\"2026-12-02T12:40:03.100Z\","
+                + "\"appliance\":\"a1\",\"run\":\"r1\",\"sequence\":11,"), json);
+        assertTrue(json.contains("\"max_us\":131.4") && json.contains("\"histogram_bucket_us\":1.0"), json);
+    }
+
+    @Test
+    void resultThatCouldNotMeasure() throws Exception {
+        Result r = new Result("a1", T, "r1", 2, "timer", Outcome.ERROR, "no such probe", false, null, null, null,
+                null, null);
+        assertEquals(r, roundTrip(r));
+    }
+
+    @Test
+    void planResultAndAFailedOne() throws Exception {
+        Result plan = new Result("a1", T, "r1", 5, null, Outcome.FAIL, "cell 2 failed", true, T, T,
+                null, null, new PlanOutcome("smoke", "complete", 2, 2, List.of(
+                        new CellLine(1, "idle", 2, Outcome.PASS, 80, 0, 0),
+                        new CellLine(2, "pipe", 4, Outcome.FAIL, 3000, 1, 0)), "a smoke test"));
+        assertEquals(plan, roundTrip(plan));
+        Result failed = new Result("a1", T, "r1", 5, null, Outcome.ERROR, "journal unwritable", false, null, null,
+                null, null, new PlanOutcome("smoke", null, 2, null, null, null));
+        assertEquals(failed, roundTrip(failed));
+    }
+
+    @Test
+    void cellWithAndWithoutFigures() throws Exception {
+        Map<String, String> axes = new LinkedHashMap<>();
+        axes.put("load", "pipe");
+        Cell c = new Cell("a1", T, "r1", 2, new PlanCell("smoke", 1, 2, "idle"), "timer", Outcome.INCONCLUSIVE,
+                "a JVM pause", true, T, T, figures(), report(), "fifo:80", axes, List.of("pipe:mode=rtt"),
+                Map.of("sched_rt_runtime_us", "950000 -> -1"));
+        Cell back = roundTrip(c);
+        assertEquals(axes, back.axes());
+        assertEquals(List.of("pipe:mode=rtt"), back.loads());
+        assertEquals("950000 -> -1", back.tuner().get("sched_rt_runtime_us"));
+        Cell error = new Cell("a1", T, "r1", 4, new PlanCell("smoke", 2, 2, "pipe"), null, Outcome.ERROR,
+                "no workload pipe", false, T, T, null, null, null, Map.of(), List.of(), Map.of());
+        assertEquals(error, roundTrip(error));
+    }
+
+    @Test
+    void replyAndReplyWithoutRequestId() throws Exception {
+        JsonObject body = new JsonObject();
+        body.addProperty("run", "r1");
+        Reply r = new Reply("a1", T, "q1", "run", 200, "started", body);
+        assertEquals(r, roundTrip(r));
+        assertEquals("rtbox/v1/up/a1/reply/q1", Topics.of(r));
+        Reply none = new Reply("a1", T, null, "run", 400, "requestId is missing", new JsonObject());
+        assertEquals("rtbox/v1/up/a1/reply/none", Topics.of(none));
+        assertEquals(none, roundTrip(none));
+    }
+
+    @Test
+    void commandRoundTripAndEnvelope() throws Exception {
+        JsonObject body = new JsonObject();
+        body.addProperty("probe", "timer");
+        Command c = new Command("a1", "run", "q1", T, body);
+        assertEquals("rtbox/v1/down/a1/cmd/run", Topics.of(c));
+        Command back = roundTrip(c);
+        assertEquals(c, back);
+        assertEquals(body, back.body(), "the envelope is not part of the body");
+        assertTrue(back.expiredAt(T.plusMillis(1)));
+        Command epoch = Codec.decodeCommand("rtbox/v1/down/a1/cmd/status",
+                ("{\"requestId\":\"q2\",\"expires\":" + T.toEpochMilli() + "}").getBytes(StandardCharsets.UTF_8));
+        assertEquals(T, epoch.expires());
+        assertEquals("status", epoch.verb());
+    }
+
+    private static ProtocolException bad(String topic, String payload) {
+        return assertThrows(ProtocolException.class,
+                () -> Codec.decode(topic, payload.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    static final String RESULT = "rtbox/v1/up/a1/runs/r1/result";
+
+    @Test
+    void badPayloadsNameWhatIsWrong() {
+        assertEquals("payload", bad(RESULT, "").field());
+        assertEquals("payload", bad(RESULT, "{\"schema\":1,").field());
+        String lenient = bad(RESULT, "{'schema':1}").getMessage();
+        assertTrue(lenient.startsWith("payload: not valid JSON"), lenient);
+        assertEquals("payload", bad(RESULT, "{\"a\":1} {}").field());
+        assertEquals("$.a", bad(RESULT, "{\"a\":1,\"a\":2}").field());
+        assertEquals("payload", bad(RESULT, "{\"a\":NaN}").field());
+        assertEquals("$", bad(RESULT, "[1]").field());
+        assertEquals("$.schema", bad(RESULT, "{\"schema\":2,\"type\":\"result\"}").field());
+        assertEquals("$.schema", bad(RESULT, "{\"schema\":\"1\",\"type\":\"result\"}").field());
+        assertEquals("$.type", bad(RESULT, "{\"schema\":1,\"type\":\"hello\"}").field());
+        String ok = new String(Codec.encode(new Result("a1", T, "r1", 2, "timer", Outcome.ERROR, "x", false, null,
+                null, null, null, null)), StandardCharsets.UTF_8);
+        ProtocolException e = bad(RESULT, ok.replace("\"sequence\":2", "\"sequence\":\"2\""));
+        assertEquals("$.sequence", e.field());
+        assertEquals("$.sequence: expected a number, got \"2\"", e.getMessage());
+        assertEquals("$.sequence", bad(RESULT, ok.replace("\"sequence\":2", "\"sequence\":2.5")).field());
+        assertEquals("$.sequence", bad(RESULT, ok.replace("\"sequence\":2", "\"sequence\":0")).field());
+        assertEquals("$.verdict", bad(RESULT, ok.replace("\"ERROR\"", "\"MAYBE\"")).field());
+        assertEquals("$.reason", bad(RESULT, ok.replace("\"reason\":\"x\",", "")).field());
+        assertEquals("$.timestamp", bad(RESULT, ok.replace("2026-12-02T12:40:03.100Z", "yesterday")).field());
+        assertEquals("$.appliance", bad("rtbox/v1/up/a2/runs/r1/result", ok).field());
+        assertEquals("$.run", bad("rtbox/v1/up/a1/runs/r2/result", ok).field());
+        assertEquals("$.type", bad("rtbox/v1/up/a1/runs/r1/progress", ok).field());
+        assertEquals("topic", bad("rtbox/v2/up/a1/status", ok).field());
+        assertEquals("topic", bad("rtbox/v1/up/a+b/status", ok).field());
+        assertEquals("topic", bad("rtbox/v1/up/a1/runs/r1/whatever", ok).field());
+    }
+
+    @Test
+    void badFiguresNameTheirPath() throws Exception {
+        String ok = new String(Codec.encode(new Result("a1", T, "r1", 11, "timer", Outcome.PASS, "ok", true, T, T,
+                figures(), null, null)), StandardCharsets.UTF_8);
+        assertEquals("$.threads[0].cpu", bad(RESULT, ok.replace("\"cpu\":1", "\"cpu\":\"one\"")).field());
+        assertEquals("$.histogram[2]", bad(RESULT, ok.replace("[0,3,997],\"threads\"", "[0,3,-0.5],\"threads\"")).field());
+    }
+
+    @Test
+    void badCommandsCarryTheirRequestId() {
+        String topic = "rtbox/v1/down/a1/cmd/run";
+        ProtocolException e = bad(topic, "{\"expires\":\"2030-01-01T00:00:00Z\"}");
+        assertEquals("$.requestId", e.field());
+        assertNull(e.requestId());
+        assertTrue(e.getMessage().contains("rtbox/v1/up/a1/reply/REQUESTID"), e.getMessage());
+        assertEquals("$.requestId", bad(topic, "{\"requestId\":\"a/b\",\"expires\":\"2030-01-01T00:00:00Z\"}").field());
+        e = bad(topic, "{\"requestId\":\"q1\"}");
+        assertEquals("$.expires", e.field());
+        assertEquals("q1", e.requestId());
+        assertEquals("$.expires", bad(topic, "{\"requestId\":\"q1\",\"expires\":\"soon\"}").field());
+        e = bad(topic, "{\"requestId\":\"q1\",\"expires\":\"2030-01-01T00:00:00Z\",\"appliance\":\"a2\"}");
+        assertEquals("$.appliance", e.field());
+        assertEquals("q1", e.requestId());
+        assertEquals("$.schema", bad(topic, "{\"requestId\":\"q1\",\"expires\":\"2030-01-01T00:00:00Z\",\"schema\":2}")
+                .field());
+        assertEquals("topic", assertThrows(ProtocolException.class, () -> Codec.decodeCommand(RESULT, new byte[] {'{',
+                '}'})).field());
+    }
+
+    @Test
+    void decodeAsATypeAndWithoutTopic() throws Exception {
+        Progress p = new Progress("a1", T, "r1", 3, "timer", 30, null);
+        byte[] b = Codec.encode(p);
+        assertInstanceOf(Progress.class, Codec.decode(b));
+        assertEquals(p, Codec.decode(Topics.of(p), b, Progress.class));
+        assertEquals("$.type", assertThrows(ProtocolException.class,
+                () -> Codec.decode(Topics.of(p), b, Result.class)).field());
+    }
+
+    @Test
+    void topicsParse() throws Exception {
+        assertEquals(new Topic(Topic.Kind.CELL, "a1", "r-1.2", null, null), Topics.parse("rtbox/v1/up/a1/runs/r-1.2/cell"));
+        assertEquals(new Topic(Topic.Kind.REPLY, "a1", null, "q1", null), Topics.parse("rtbox/v1/up/a1/reply/q1"));
+        assertEquals(new Topic(Topic.Kind.COMMAND, "a1", null, null, "get-config"),
+                Topics.parse("rtbox/v1/down/a1/cmd/get-config"));
+        assertEquals("rtbox/v1/down/a1/cmd/get-config", Topics.parse("rtbox/v1/down/a1/cmd/get-config").toString());
+        assertEquals("run id 'x y' may hold only letters, digits, '.', '_' and '-' (at most 64)",
+                Topics.checkId("run id", "x y"));
+        assertNull(Topics.checkId("run id", "x_y"));
+    }
+}
