@@ -8,15 +8,53 @@ import java.util.List;
  * nothing either way; ERROR means the run could not measure.
  */
 public record Verdict(Outcome outcome, List<Check> checks, String reason) {
-    public enum Outcome { PASS, FAIL, INCONCLUSIVE, ERROR }
+    /**
+     * What a run, a plan or a command came to. Each outcome's process exit code is the
+     * one mapping every rtbox command uses ({@code run}, {@code plan run}, {@code job},
+     * {@code ctl run}, {@code ctl plan}, {@code ctl results}): 0 pass, 1 fail, 2 error,
+     * 3 inconclusive. An outcome added later gets its code here and nowhere else.
+     */
+    public enum Outcome {
+        PASS(0), FAIL(1), INCONCLUSIVE(3), ERROR(2);
 
-    /** Process exit code: 0 pass, 1 fail, 2 error; inconclusive is 3. */
-    public int exitCode() {
-        switch (outcome) {
-            case PASS: return 0;
-            case FAIL: return 1;
-            case INCONCLUSIVE: return 3;
-            default: return 2;
+        private final int exitCode;
+
+        Outcome(int exitCode) {
+            this.exitCode = exitCode;
         }
+
+        /** The process exit code of a command that came to this outcome. @since 1.1 */
+        public int exitCode() {
+            return exitCode;
+        }
+
+        /**
+         * The outcome that decides for several (appliances, cells): FAIL first (the
+         * machine failed a threshold: the news that matters most), then ERROR, then
+         * INCONCLUSIVE, else PASS; PASS for none. @since 1.1
+         */
+        public static Outcome worst(Iterable<Outcome> outcomes) {
+            Outcome w = PASS;
+            for (Outcome o : outcomes) {
+                if (o.rank() > w.rank()) {
+                    w = o;
+                }
+            }
+            return w;
+        }
+
+        private int rank() {
+            switch (this) {
+                case FAIL: return 3;
+                case ERROR: return 2;
+                case INCONCLUSIVE: return 1;
+                default: return 0;
+            }
+        }
+    }
+
+    /** The process exit code of this verdict ({@link Outcome#exitCode()}). */
+    public int exitCode() {
+        return outcome.exitCode();
     }
 }

@@ -54,7 +54,7 @@ import picocli.CommandLine.Unmatched;
 public class JobCommand implements Callable<Integer> {
     static final String APPLIANCE = "local";
     static final String CONTROL = Access.CONTROL;
-    private static final int ERROR = 2;
+    private static final int ERROR = rtbox.api.result.Verdict.Outcome.ERROR.exitCode();
 
     @Spec
     CommandSpec spec;

@@ -31,7 +31,9 @@ import rtbox.plan.Plans;
  */
 @Component(service = Callable.class, property = "main.thread=true")
 public class Cli implements Callable<Integer> {
-    static final int OK = 0, FAIL = 1, ERROR = 2;
+    static final int OK = rtbox.api.result.Verdict.Outcome.PASS.exitCode(),
+            FAIL = rtbox.api.result.Verdict.Outcome.FAIL.exitCode(),
+            ERROR = rtbox.api.result.Verdict.Outcome.ERROR.exitCode();
 
     @Reference
     Runner runner;

@@ -36,6 +36,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import rtbox.api.result.Verdict;
 import rtbox.mqtt.protocol.Codec;
 import rtbox.mqtt.protocol.Message;
 import rtbox.mqtt.protocol.ProtocolException;
@@ -49,8 +50,9 @@ import rtbox.mqtt.protocol.Topics;
 /**
  * {@code rtbox ctl}: the control room's command line over MQTT. Lists appliances from
  * their retained status, runs a probe on one or several and follows them to their
- * results, swaps a bundle. Exits 0 when everything asked for passed, 1 when a run
- * failed its thresholds, 2 on any error (no reply, an error reply, a timeout).
+ * results, swaps a bundle. Exits as every rtbox command (Verdict.Outcome.exitCode): 0 when
+ * everything asked for passed, 1 when a run failed its thresholds, 2 on any error (no
+ * reply, an error reply, a timeout), 3 when a run was inconclusive.
  * Registered as a service that rtbox.cli adds as a subcommand.
  */
 @Component(service = Object.class, property = "rtbox.command=ctl")
@@ -58,7 +60,7 @@ import rtbox.mqtt.protocol.Topics;
         subcommands = {CtlCommand.Ls.class, CtlCommand.Run.class, CtlPlans.Plan.class, CtlPlans.Results.class,
                 CtlCommand.Swap.class})
 public class CtlCommand implements Callable<Integer> {
-    static final int OK = 0, FAIL = 1, ERROR = 2;
+    static final int OK = Verdict.Outcome.PASS.exitCode(), ERROR = Verdict.Outcome.ERROR.exitCode();
     @Spec
     CommandSpec spec;
 
@@ -299,8 +301,7 @@ public class CtlCommand implements Callable<Integer> {
             }
             Map<String, String> requests = new LinkedHashMap<>(); // request id -> appliance
             Map<String, String> runs = new LinkedHashMap<>(); // appliance -> run id
-            Map<String, Integer> codes = new TreeMap<>();
-            int worst = OK;
+            Map<String, Verdict.Outcome> codes = new TreeMap<>();
             try {
                 for (String a : names) {
                     JsonObject cmd = new JsonObject();
@@ -332,7 +333,7 @@ public class CtlCommand implements Callable<Integer> {
                             o.println(a + ": started run " + runs.get(a));
                         } else {
                             err.println(a + ": " + r.code() + " " + r.message());
-                            codes.put(a, ERROR);
+                            codes.put(a, Verdict.Outcome.ERROR);
                         }
                     } else if (msg instanceof Progress p && p.run().equals(runs.get(a))) {
                         o.println(a + ": " + p.percent() + "%");
@@ -340,8 +341,7 @@ public class CtlCommand implements Callable<Integer> {
                         o.println(a + ": " + r.verdict() + (r.figures() != null ? String.format(Locale.ROOT,
                                 " max %s us, p99 %s us, %s samples", r.figures().maxUs(), r.figures().p99Us(),
                                 r.figures().samples()) : "") + ": " + r.reason());
-                        codes.put(a, r.verdict() == rtbox.mqtt.protocol.Outcome.PASS ? OK
-                                : r.verdict() == rtbox.mqtt.protocol.Outcome.FAIL ? FAIL : ERROR);
+                        codes.put(a, CtlPlans.outcome(r.verdict()));
                         if (out != null) {
                             Files.createDirectories(out);
                             Files.write(out.resolve(a + "-" + runs.get(a) + ".json"), m.payload());
@@ -353,19 +353,16 @@ public class CtlCommand implements Callable<Integer> {
                 Broker.close(c);
             }
             for (String a : names) {
-                Integer code = codes.get(a);
-                if (code == null) {
+                if (!codes.containsKey(a)) {
                     err.println(a + ": " + (runs.containsKey(a) ? "no result in time" : "no reply (is it online?"
                             + " see rtbox ctl list)"));
-                    code = ERROR;
                 }
-                worst = Math.max(worst, code);
             }
-            return worst;
+            return CtlPlans.exitCode(names.stream().map(codes::get).toList());
         }
 
-        private static int countErrors(Map<String, Integer> codes) {
-            return (int) codes.values().stream().filter(v -> v == ERROR).count();
+        private static int countErrors(Map<String, Verdict.Outcome> codes) {
+            return (int) codes.values().stream().filter(v -> v == Verdict.Outcome.ERROR).count();
         }
     }
 

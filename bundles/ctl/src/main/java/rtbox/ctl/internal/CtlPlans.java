@@ -26,6 +26,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import rtbox.api.result.Verdict;
 import rtbox.mqtt.protocol.Cell;
 import rtbox.mqtt.protocol.CellLine;
 import rtbox.mqtt.protocol.Figures;
@@ -42,35 +43,26 @@ import rtbox.mqtt.protocol.Topics;
 /**
  * {@code rtbox ctl plan} and {@code rtbox ctl results}: plans on appliances, followed
  * cell by cell to their verdicts, and past results fetched from an appliance's journal.
- * Exit codes as {@code rtbox plan run}: 0 every plan passed, 1 one failed, 2 an error
- * (an error reply, no answer, a plan that could not run or was aborted), 3 inconclusive;
- * over several appliances FAIL counts before an error, an error before INCONCLUSIVE.
+ * Exit codes as every rtbox command's (Verdict.Outcome.exitCode): 0 every plan passed,
+ * 1 one failed, 2 an error (an error reply, no answer, a plan that could not run or was
+ * aborted), 3 inconclusive; over several appliances Verdict.Outcome.worst decides.
  */
 final class CtlPlans {
-    static final int OK = CtlCommand.OK, FAIL = CtlCommand.FAIL, ERROR = CtlCommand.ERROR, INCONCLUSIVE = 3;
+    static final int OK = CtlCommand.OK, ERROR = CtlCommand.ERROR;
 
     private CtlPlans() {
     }
 
-    /** The exit code for a verdict. */
-    static int code(String verdict) {
-        switch (verdict) {
-            case "PASS": return OK;
-            case "FAIL": return FAIL;
-            case "INCONCLUSIVE": return INCONCLUSIVE;
-            default: return ERROR;
-        }
+    /** The local outcome of a verdict on the wire: ABORTED (the appliance restarted) is an error. */
+    static Verdict.Outcome outcome(Outcome wire) {
+        return wire == Outcome.ABORTED ? Verdict.Outcome.ERROR : Verdict.Outcome.valueOf(wire.name());
     }
 
-    /** The overall exit code: FAIL first, then an error, then INCONCLUSIVE. */
-    static int worst(Iterable<Integer> codes) {
-        boolean fail = false, error = false, inconclusive = false;
-        for (int c : codes) {
-            fail |= c == FAIL;
-            error |= c == ERROR;
-            inconclusive |= c == INCONCLUSIVE;
-        }
-        return fail ? FAIL : error ? ERROR : inconclusive ? INCONCLUSIVE : OK;
+    /** The exit code for several appliances' outcomes (Verdict.Outcome.worst); a missing one is an error. */
+    static int exitCode(Iterable<Verdict.Outcome> outcomes) {
+        List<Verdict.Outcome> all = new ArrayList<>();
+        outcomes.forEach(o -> all.add(o == null ? Verdict.Outcome.ERROR : o));
+        return Verdict.Outcome.worst(all).exitCode();
     }
 
     /**
@@ -85,7 +77,7 @@ final class CtlPlans {
         long heardMs = System.currentTimeMillis();
         final Set<Long> seen = new HashSet<>();
         final Set<Integer> cells = new HashSet<>();
-        Integer code;
+        Verdict.Outcome code;
 
         Follow(String appliance) {
             this.appliance = appliance;
@@ -106,7 +98,7 @@ final class CtlPlans {
                     o.println(f.appliance + ": " + r.message());
                 } else {
                     err.println(f.appliance + ": " + r.code() + " " + r.message());
-                    f.code = ERROR;
+                    f.code = Verdict.Outcome.ERROR;
                 }
             }
             return true;
@@ -144,7 +136,7 @@ final class CtlPlans {
                 }
             }
             write(out, f.appliance + "-" + f.run + ".json", payload);
-            f.code = code(r.verdict().name());
+            f.code = outcome(r.verdict());
         }
         return true;
     }
@@ -181,7 +173,7 @@ final class CtlPlans {
             CtlCommand.Broker.Received m = broker.received.poll(1, TimeUnit.SECONDS);
             if (m != null && m.topic() == null) {
                 err.println("rtbox ctl: " + m.lost());
-                all.forEach(f -> f.code = f.code == null ? ERROR : f.code);
+                all.forEach(f -> f.code = f.code == null ? Verdict.Outcome.ERROR : f.code);
                 return;
             }
             Message msg = m == null ? null : m.decode(err);
@@ -200,7 +192,7 @@ final class CtlPlans {
                             + " s (is it online? see rtbox ctl list)" : "nothing for " + silenceMs / 1000
                             + " s, not even its status; run " + f.run + " may still end: rtbox ctl results "
                             + f.appliance + " " + f.run));
-                    f.code = ERROR;
+                    f.code = Verdict.Outcome.ERROR;
                 }
             }
         }
@@ -274,7 +266,7 @@ final class CtlPlans {
                 CtlCommand.Broker.close(c);
             }
             o.flush();
-            return worst(all.stream().map(f -> f.code).toList());
+            return exitCode(all.stream().map(f -> f.code).toList());
         }
     }
 
@@ -310,7 +302,7 @@ final class CtlPlans {
                     f.requestId = CtlCommand.Broker.send(c, appliance, "results", body);
                     follow(broker, List.of(f), 20_000, 60_000, o, err, out);
                     o.flush();
-                    return f.code;
+                    return exitCode(List.of(f.code));
                 }
                 body.addProperty("limit", limit);
                 String id = CtlCommand.Broker.send(c, appliance, "results", body);
