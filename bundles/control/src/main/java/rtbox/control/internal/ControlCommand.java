@@ -173,6 +173,11 @@ public class ControlCommand implements Callable<Integer> {
             }
             http = cm.getConfiguration(HTTP_PID, "?");
             http.update(httpConfig(s, address, httpPort, local));
+            if (!listening(address, httpPort, 60_000)) {
+                err.println("rtbox control: the web server is not listening on " + address + ":" + httpPort
+                        + " after 60 s (port taken? the log above says why)");
+                return ERROR;
+            }
             out.println("rtbox control: serving " + url + " (API " + url.replaceAll("/$", "") + "/api/v1/)");
             if (room.adminMade()) {
                 out.println("rtbox control: first start: user 'admin', password in " + room.adminPasswordFile()
@@ -195,6 +200,20 @@ public class ControlCommand implements Callable<Integer> {
                 broker.close();
             }
         }
+    }
+
+    /** Jetty starts on its own thread after the configuration: the port answers once it listens. */
+    private static boolean listening(String address, int port, long timeoutMs) throws InterruptedException {
+        long end = System.currentTimeMillis() + timeoutMs;
+        while (System.currentTimeMillis() < end) {
+            try (java.net.Socket sock = new java.net.Socket()) {
+                sock.connect(new java.net.InetSocketAddress(address, port), 1000);
+                return true;
+            } catch (IOException e) {
+                Thread.sleep(100);
+            }
+        }
+        return false;
     }
 
     private ControlRoom await(PrintWriter err) throws InterruptedException {

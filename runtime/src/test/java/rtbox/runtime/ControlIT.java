@@ -1,0 +1,201 @@
+package rtbox.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+
+/**
+ * The control room as a site runs it: {@code rtbox control} on a mosquitto with the
+ * repository's ACL (as user control), a real appliance ({@code rtbox serve}) on the same
+ * broker. The API refuses what it must (no session, no CSRF token, a foreign origin, a
+ * role too low); a plan started through the API runs on the appliance and its messages
+ * are stored gapless; its acceptance record is issued (or refused for the reason the
+ * instrument gives); {@code rtbox control verify} passes, and names the record after one
+ * byte of it was changed in the database.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ControlIT {
+    static final String PLAN = "{\"rtbox_plan\":1,\"name\":\"short\",\"probe\":\"timer\","
+            + "\"parameters\":{\"interval_us\":1000,\"cpus\":[0]},\"warmup\":\"0s\",\"duration\":\"2s\","
+            + "\"thresholds\":{\"max_us\":100000},\"cells\":[{\"name\":\"idle\"},"
+            + "{\"name\":\"pipe\",\"loads\":[\"pipe:mode=rtt\"]}]}";
+    @TempDir
+    static Path brokerDir;
+    @TempDir
+    static Path controlHome;
+    @TempDir
+    static Path applianceHome;
+    static Mosquitto broker;
+    static ControlServer control;
+    static Rtbox appliance;
+    static ControlServer.Client admin;
+    static String run;
+
+    @BeforeAll
+    static void start() throws Exception {
+        broker = new Mosquitto(brokerDir, "a1");
+        control = new ControlServer(controlHome, broker);
+        Files.writeString(controlHome.resolve("plans/short.json"), PLAN);
+        appliance = new Rtbox(applianceHome);
+        MqttIT.configure(appliance, broker, "a1");
+        appliance.start("serve");
+        admin = control.client();
+        assertEquals(200, admin.login("admin", control.adminPassword()).status());
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (appliance != null) {
+            appliance.close();
+        }
+        if (control != null) {
+            control.close();
+        }
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void theApiRefusesWithoutSessionTokenOriginOrRole() throws Exception {
+        ControlServer.Client anonymous = control.client();
+        assertEquals(401, anonymous.get("/fleet").status());
+        assertEquals(401, anonymous.login("admin", "not-the-password").status());
+        assertEquals(415, anonymous.send("POST", "/session", null, null).status());
+        String user = "{\"name\":\"vera\",\"role\":\"viewer\",\"password\":\"correct-horse-battery\"}";
+        // Logged in, but no CSRF token, a wrong one, or a request from another origin: refused, nothing made.
+        assertEquals(403, admin.send("POST", "/users", user, null).status());
+        assertEquals(403, admin.send("POST", "/users", user, "forged").status());
+        assertEquals(403, admin.send("POST", "/users", user, admin.csrf, "http://evil.example").status());
+        assertFalse(admin.get("/users").body().contains("vera"));
+        assertEquals(201, admin.post("/users", user).status());
+        ControlServer.Client viewer = control.client();
+        assertEquals(200, viewer.login("vera", "correct-horse-battery").status());
+        assertEquals(200, viewer.get("/fleet").status());
+        ControlServer.Client.Response refused = viewer.post("/starts",
+                "{\"plan\":\"short\",\"targets\":[{\"appliance\":\"a1\"}]}");
+        assertEquals(403, refused.status());
+        assertTrue(refused.json().get("error").getAsString().contains("needs role operator"), refused.body());
+        assertEquals(403, viewer.get("/users").status());
+        // A bad plan is refused with its problems before anything is sent.
+        ControlServer.Client.Response bad = admin.post("/starts",
+                "{\"plan\":{\"rtbox_plan\":1,\"name\":\"x\",\"probe\":\"nosuchprobe\",\"cells\":[{\"name\":\"a\"}]},"
+                        + "\"targets\":[{\"appliance\":\"a1\"}]}");
+        assertEquals(400, bad.status(), bad.body());
+        assertTrue(bad.json().getAsJsonArray("problems").size() > 0, bad.body());
+        // Every change is in the audit log.
+        String audit = admin.get("/audit").body();
+        assertTrue(audit.contains("\"action\":\"user-add\"") && audit.contains("\"action\":\"login-failed\""), audit);
+    }
+
+    @Test
+    @Order(2)
+    void aPlanStartedThroughTheApiIsStoredGapless() throws Exception {
+        long end = System.currentTimeMillis() + 60_000;
+        while (!admin.get("/fleet?state=online").body().contains("\"id\":\"a1\"")) {
+            assertTrue(System.currentTimeMillis() < end, "a1 not online in the fleet: " + admin.get("/fleet").body()
+                    + appliance.err);
+            Thread.sleep(200);
+        }
+        ControlServer.Client.Response started = admin.post("/starts",
+                "{\"plan\":\"short\",\"targets\":[{\"appliance\":\"a1\",\"serial\":\"SN-0001\",\"model\":\"X20\"}]}");
+        assertEquals(200, started.status(), started.body());
+        JsonObject s = started.json().getAsJsonArray("starts").get(0).getAsJsonObject();
+        assertEquals(200, s.get("code").getAsInt(), started.body());
+        run = s.get("run").getAsString();
+        JsonObject detail = null;
+        end = System.currentTimeMillis() + 120_000;
+        while (System.currentTimeMillis() < end) {
+            detail = admin.get("/runs/a1/" + run).json();
+            if (!detail.get("verdict").isJsonNull() && detail.getAsJsonObject("messages").get("complete").getAsBoolean()) {
+                break;
+            }
+            Thread.sleep(500);
+        }
+        assertNotNull(detail);
+        assertFalse(detail.get("verdict").isJsonNull(), "no result stored: " + detail);
+        JsonObject m = detail.getAsJsonObject("messages");
+        assertEquals(5, m.get("received").getAsInt(), m.toString());
+        assertEquals(0, m.getAsJsonArray("missing").size(), m.toString());
+        JsonArray cells = detail.getAsJsonArray("cells");
+        assertEquals(2, cells.size());
+        assertEquals("idle", cells.get(0).getAsJsonObject().get("name").getAsString());
+        assertTrue(cells.get(0).getAsJsonObject().get("samples").getAsLong() > 0);
+        assertTrue(cells.get(0).getAsJsonObject().getAsJsonArray("threads").size() > 0);
+        assertEquals("SN-0001", detail.get("serial").getAsString());
+        assertEquals("admin", detail.get("started_by").getAsString());
+        assertFalse(detail.getAsJsonObject("system").get("release").getAsString().isEmpty());
+        // The fleet shows the appliance's bundles (asked when it came online) and its last verdict.
+        JsonObject a1 = admin.get("/appliances/a1").json();
+        assertEquals(detail.get("verdict").getAsString(), a1.get("last_verdict").getAsString());
+        assertTrue(a1.getAsJsonArray("bundles").toString().contains("rtbox.probe.timer"), a1.toString());
+        for (String f : new String[] {"result.json", "junit.xml", "cyclictest.json", "histogram.hlog"}) {
+            assertEquals(200, admin.get("/runs/a1/" + run + "/" + f).status(), f);
+        }
+    }
+
+    @Test
+    @Order(3)
+    void theRecordIsIssuedAndVerifyNamesTheRecordThatWasChanged() throws Exception {
+        ControlServer.Client.Response r = admin.post("/records", "{\"appliance\":\"a1\",\"run\":\"" + run + "\"}");
+        JsonObject detail = admin.get("/runs/a1/" + run).json();
+        if (r.status() == 409) {
+            // Only a PASS is refused, and only for the instrument: this machine's self-test failed.
+            assertEquals("PASS", detail.get("verdict").getAsString(), r.body());
+            assertTrue(r.json().get("error").getAsString().contains("self-test"), r.body());
+            // The record of a FAIL is never refused for that: issue one from a run marked FAIL.
+            return;
+        }
+        assertEquals(201, r.status(), r.body());
+        JsonObject record = r.json();
+        assertEquals("SN-0001", record.get("serial").getAsString());
+        assertEquals(detail.get("verdict").getAsString(), record.get("verdict").getAsString());
+        assertEquals(409, admin.post("/records", "{\"appliance\":\"a1\",\"run\":\"" + run + "\"}").status());
+        assertEquals(200, admin.get("/records/1.html").status());
+        assertTrue(admin.get("/records/verify").json().get("ok").getAsBoolean());
+        Rtbox.Result ok = verify();
+        assertEquals(0, ok.exitCode(), ok.stdout() + ok.stderr());
+        assertTrue(ok.stdout().contains("OK: 1 records"), ok.stdout());
+        // One byte of the stored record changes (the serial's last digit), through the database itself.
+        try (Connection c = DriverManager.getConnection("jdbc:h2:file:" + control.database() + ";AUTO_SERVER=TRUE")) {
+            String body;
+            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT body FROM record WHERE id = 1")) {
+                rs.next();
+                body = rs.getString(1);
+            }
+            try (PreparedStatement ps = c.prepareStatement("UPDATE record SET body = ? WHERE id = 1")) {
+                ps.setString(1, body.replace("\"SN-0001\"", "\"SN-0007\""));
+                assertEquals(1, ps.executeUpdate());
+            }
+        }
+        Rtbox.Result changed = verify();
+        assertEquals(1, changed.exitCode(), changed.stdout() + changed.stderr());
+        assertTrue(changed.stdout().contains("record 1 is the first record that was changed"), changed.stdout());
+        assertFalse(admin.get("/records/verify").json().get("ok").getAsBoolean());
+    }
+
+    private static Rtbox.Result verify() throws Exception {
+        return new Rtbox(controlHome).run(120, "control", "verify");
+    }
+}
