@@ -101,6 +101,10 @@ class JobIT {
         // PASS, or INCONCLUSIVE when this loaded machine stalled the JVM; never an error.
         assertTrue(r.exitCode() == 0 || r.exitCode() == 3, "exit " + r.exitCode() + ": " + r.stdout() + r.stderr());
         assertTrue(r.stdout().contains("OVERALL "), r.stdout());
+        // The run is in the control room's database, and the job says where its page is.
+        assertTrue(r.stdout().contains("rtbox control: run page http://127.0.0.1:8480/ui/run.html?appliance=local&run="),
+                r.stdout() + r.stderr());
+        assertTrue(r.stdout().contains("rtbox control import: 3 messages stored"), r.stdout() + r.stderr());
         for (String f : List.of("report.txt", "report.json", "report.html", "report.hlog", "cell-1.json",
                 "cell-2.json")) {
             assertTrue(Files.size(report.resolve(f)) > 0, f + " missing or empty: " + r.stdout() + r.stderr());

@@ -161,6 +161,7 @@ public class JobCommand implements Callable<Integer> {
                 out.println("rtbox job: report in " + report + ": " + names + " (the MQTT messages in "
                         + messages(report) + ")");
                 out.flush();
+                storeInControlRoom(launcher, messages(report), out, err);
             }
             return code;
         } catch (IOException | IllegalArgumentException e) {
@@ -170,6 +171,45 @@ public class JobCommand implements Callable<Integer> {
             deactivate();
             broker = null;
         }
+    }
+
+    /**
+     * Stores the job's messages in the control room's database ({@code rtbox control import},
+     * the control room's own runtime, in a child process), which prints the run page's URL.
+     * Where the control room is not installed (the board's image has only rtbox.jar), says so
+     * and goes on: the report is already written.
+     */
+    private void storeInControlRoom(String launcher, Path messages, PrintWriter out, PrintWriter err)
+            throws InterruptedException {
+        Path here = Path.of(launcher).toAbsolutePath().getParent();
+        String controlJar = System.getenv("RTBOX_CONTROL_JAR");
+        if ((controlJar == null || !Files.isRegularFile(Path.of(controlJar))) && !Files.isRegularFile(here.resolve(
+                "control.jar")) && !Files.isRegularFile(here.resolve("target").resolve("control.jar"))) {
+            out.println("rtbox job: no control room installed here (control.jar): the run is not stored for it");
+            return;
+        }
+        ProcessBuilder pb = new ProcessBuilder(launcher, "control", "import", messages.toString());
+        pb.environment().put("RTBOX_HOME", Path.of(System.getProperty("rtbox.home", ".")).toAbsolutePath().toString());
+        pb.environment().put("RTBOX_DATA", BrokerCommand.dataDir(context).toString());
+        pb.redirectErrorStream(true);
+        try {
+            Process p = pb.start();
+            String text = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            int code = p.waitFor();
+            for (String line : text.split("\n")) {
+                if (line.startsWith("rtbox control") || code != 0 && !line.isBlank()) {
+                    (code == 0 ? out : err).println(line);
+                }
+            }
+            if (code != 0) {
+                err.println("rtbox job: storing the run in the control room's database failed (exit " + code
+                        + "); the report above is complete");
+            }
+        } catch (IOException e) {
+            err.println("rtbox job: cannot run rtbox control import: " + e.getMessage());
+        }
+        out.flush();
+        err.flush();
     }
 
     /**

@@ -285,6 +285,10 @@ public class ControlCommand implements Callable<Integer> {
         }
     }
 
+    static String enc(String s) {
+        return java.net.URLEncoder.encode(s, StandardCharsets.UTF_8);
+    }
+
     @Command(name = "import", description = "Stores the MQTT messages of a job (rtbox job's DIR/mqtt, APPLIANCE-RUN*.json)"
             + " into the control room's database and prints each run's page.")
     static class Import implements Callable<Integer> {
@@ -323,10 +327,12 @@ public class ControlCommand implements Callable<Integer> {
                             + type, b);
                     runs.add(Json.string(j, "appliance") + "/" + Json.string(j, "run"));
                 }
-                String base = "http://127.0.0.1:" + settings.port();
+                String base = settings.publicUrl() != null && !settings.publicUrl().isEmpty()
+                        ? settings.publicUrl().replaceAll("/$", "") : "http://127.0.0.1:" + settings.port();
                 for (String r : runs) {
-                    out.println("rtbox control: stored run " + r + ": " + base + "/runs/" + r + " (rtbox control serves"
-                            + " it; API " + base + "/api/v1/runs/" + r + ")");
+                    String[] ar = r.split("/", 2);
+                    out.println("rtbox control: run page " + base + "/ui/run.html?appliance=" + enc(ar[0]) + "&run="
+                            + enc(ar[1]) + " (served by rtbox control)");
                 }
                 out.println("rtbox control import: " + ingest.stored() + " messages stored, " + ingest.duplicates()
                         + " already there, into " + db.url);

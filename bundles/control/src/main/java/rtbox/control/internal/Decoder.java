@@ -1,26 +1,29 @@
 package rtbox.control.internal;
 
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.ByteBuffer;
-import java.util.Set;
 
-import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
-import com.google.gson.JsonPrimitive;
+
+import rtbox.mqtt.protocol.Cell;
+import rtbox.mqtt.protocol.Codec;
+import rtbox.mqtt.protocol.Message;
+import rtbox.mqtt.protocol.Progress;
+import rtbox.mqtt.protocol.ProtocolException;
+import rtbox.mqtt.protocol.Reply;
+import rtbox.mqtt.protocol.Result;
+import rtbox.mqtt.protocol.RunMessage;
+import rtbox.mqtt.protocol.Status;
+import rtbox.mqtt.protocol.Topics;
 
 /**
- * Topic and payload of {@code rtbox/v1/up/...} to an {@link Inbound}, or why not
- * (docs/mqtt.md, schema 1). The one place that knows the wire format on the control
- * room's side: it is to be replaced by the shared codec (rtbox.mqtt.protocol) when that
- * lands, without a change elsewhere.
+ * Topic and payload of {@code rtbox/v1/up/...} to an {@link Inbound}, or the reason it is
+ * not stored. The checking is the shared codec's ({@link Codec}, rtbox.mqtt.protocol: the
+ * same one the appliance writes with and rtbox ctl reads with); this class only sorts its
+ * complaints into the ingest's reasons and keeps the payload as it came, byte for byte.
  */
 final class Decoder {
-    static final String UP = "rtbox/v1/up/";
-    private static final Set<String> RUN_TYPES = Set.of("progress", "cell", "result");
+    static final String UP = Topics.ROOT + "/up/";
     private final int maxBytes;
 
     Decoder(int maxBytes) {
@@ -34,68 +37,46 @@ final class Decoder {
         if (!topic.startsWith(UP)) {
             throw new Rejected("bad-topic", "not under " + UP);
         }
-        String[] p = topic.substring(UP.length()).split("/", -1);
-        String appliance = p[0];
-        Inbound.Kind kind;
-        String run = null, requestId = null;
-        if (p.length == 2 && p[1].equals("status")) {
-            kind = Inbound.Kind.STATUS;
-        } else if (p.length == 4 && p[1].equals("runs") && RUN_TYPES.contains(p[3]) && !p[2].isEmpty()) {
-            kind = Inbound.Kind.valueOf(p[3].toUpperCase(java.util.Locale.ROOT));
-            run = p[2];
-        } else if (p.length == 3 && p[1].equals("reply") && !p[2].isEmpty()) {
-            kind = Inbound.Kind.REPLY;
-            requestId = p[2];
-        } else {
-            throw new Rejected("bad-topic", "not a status, runs/RUN/progress|cell|result or reply/ID topic");
-        }
-        if (appliance.isEmpty() || appliance.length() > 64) {
-            throw new Rejected("bad-topic", "appliance id of " + appliance.length() + " characters");
-        }
-        String text;
+        Message m;
         try {
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(payload)).toString();
-        } catch (CharacterCodingException e) {
-            throw new Rejected("not-json", "not UTF-8 text");
+            m = Codec.decode(topic, payload);
+        } catch (ProtocolException e) {
+            throw new Rejected(reason(e), e.getMessage());
+        } catch (RuntimeException e) {
+            throw new Rejected("bad-message", "the codec failed on it: " + Json.shortMessage(e));
         }
-        JsonObject o;
-        try {
-            JsonElement e = JsonParser.parseString(text);
-            if (!e.isJsonObject()) {
-                throw new Rejected("not-json", "JSON but not an object");
+        // The codec has read it strictly; the JSON tree is what the stores and the API take apart.
+        JsonObject json = JsonParser.parseString(new String(payload, StandardCharsets.UTF_8)).getAsJsonObject();
+        if (m instanceof Status) {
+            return new Inbound(Inbound.Kind.STATUS, m.appliance(), null, 0, null, json, payload);
+        }
+        if (m instanceof Reply r) {
+            return new Inbound(Inbound.Kind.REPLY, m.appliance(), null, 0, r.requestId() == null ? Topics.NO_REQUEST_ID
+                    : r.requestId(), json, payload);
+        }
+        if (m instanceof RunMessage rm) {
+            if (rm.sequence() > Integer.MAX_VALUE) {
+                throw new Rejected("bad-message", "sequence " + rm.sequence() + " is out of range");
             }
-            o = e.getAsJsonObject();
-        } catch (JsonParseException | IllegalStateException e) {
-            throw new Rejected("not-json", "not JSON: " + Json.shortMessage(e));
+            Inbound.Kind kind = m instanceof Progress ? Inbound.Kind.PROGRESS : m instanceof Cell ? Inbound.Kind.CELL
+                    : Inbound.Kind.RESULT;
+            assert m instanceof Progress || m instanceof Cell || m instanceof Result;
+            return new Inbound(kind, m.appliance(), rm.run(), (int) rm.sequence(), null, json, payload);
         }
-        JsonElement schema = o.get("schema");
-        if (!(schema instanceof JsonPrimitive) || !((JsonPrimitive) schema).isNumber() || schema.getAsDouble() != 1) {
-            throw new Rejected("unknown-schema", "schema " + schema + " (this control room reads schema 1)");
-        }
-        String inner = Json.string(o, "appliance");
-        if (!appliance.equals(inner)) {
-            throw new Rejected("appliance-mismatch", "topic says appliance '" + appliance + "', payload says '"
-                    + inner + "'");
-        }
-        String type = Json.string(o, "type");
-        String expected = kind == Inbound.Kind.CELL ? "cell" : kind.type();
-        if (!expected.equals(type)) {
-            throw new Rejected("bad-message", "type '" + type + "' on a " + expected + " topic");
-        }
-        int seq = 0;
-        if (run != null) {
-            if (!run.equals(Json.string(o, "run"))) {
-                throw new Rejected("bad-message", "topic says run '" + run + "', payload says '" + Json.string(o, "run")
-                        + "'");
-            }
-            JsonElement s = o.get("sequence");
-            if (!(s instanceof JsonPrimitive) || !((JsonPrimitive) s).isNumber() || s.getAsDouble() < 1
-                    || s.getAsDouble() != Math.floor(s.getAsDouble()) || s.getAsDouble() > Integer.MAX_VALUE) {
-                throw new Rejected("bad-message", "sequence " + s + " is not a whole number from 1");
-            }
-            seq = s.getAsInt();
-        }
-        return new Inbound(kind, appliance, run, seq, requestId, o, payload);
+        throw new Rejected("bad-topic", "a command on an up topic");
+    }
+
+    /** The ingest's reason for a complaint of the codec (which names the member at fault). */
+    static String reason(ProtocolException e) {
+        String field = e.field() == null ? "" : e.field();
+        String problem = e.problem() == null ? "" : e.problem();
+        return switch (field) {
+            case "topic" -> "bad-topic";
+            case "payload" -> "not-json";
+            case "$.schema" -> "unknown-schema";
+            case "$.appliance" -> problem.contains("topic") ? "appliance-mismatch" : "bad-message";
+            case "$" -> problem.contains("JSON") || problem.contains("object") ? "not-json" : "bad-message";
+            default -> "bad-message";
+        };
     }
 }

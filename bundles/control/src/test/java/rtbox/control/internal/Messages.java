@@ -40,12 +40,15 @@ final class Messages {
 
     static byte[] cell(String appliance, String run, int cell, int cells, String verdict, double maxUs) {
         JsonObject o = envelope("cell", appliance, run, 2 * cell);
+        o.addProperty("kind", "plan");
+        o.addProperty("plan", "smoke");
         o.addProperty("probe", "timer");
         o.addProperty("verdict", verdict);
         o.addProperty("reason", "test");
         o.addProperty("complete", true);
         o.addProperty("started", "2026-12-03T08:00:0" + cell + "Z");
         o.addProperty("ended", "2026-12-03T08:00:0" + cell + ".5Z");
+        o.addProperty("duration_s", 0.5);
         o.addProperty("samples", 1000);
         o.addProperty("min_us", 3.0);
         o.addProperty("p50_us", 5);
@@ -65,8 +68,17 @@ final class Messages {
             JsonObject th = new JsonObject();
             th.addProperty("thread", t);
             th.addProperty("cpu", t);
+            th.addProperty("policy", "fifo");
+            th.addProperty("priority", 80);
             th.addProperty("samples", 500);
+            th.addProperty("min_us", 3.0);
+            th.addProperty("avg_us", 5.5);
+            th.addProperty("p50_us", 5);
+            th.addProperty("p99_us", maxUs / 2);
+            th.addProperty("p999_us", maxUs * 0.8);
             th.addProperty("max_us", maxUs);
+            th.addProperty("overflows", 0);
+            th.addProperty("missed_deadlines", 0);
             th.add("histogram", h);
             threads.add(th);
         }
@@ -91,6 +103,7 @@ final class Messages {
         o.addProperty("verdict", verdict);
         o.addProperty("reason", "all cells " + verdict);
         o.addProperty("state", "complete");
+        o.addProperty("complete", true);
         o.addProperty("cells_planned", cells);
         o.addProperty("cells_run", cells);
         o.addProperty("started", "2026-12-03T08:00:01Z");
@@ -105,6 +118,10 @@ final class Messages {
         o.addProperty("since", "2026-12-03T07:00:00Z");
         if ("online".equals(state)) {
             o.addProperty("busy", busy);
+            o.add("probes", new JsonArray());
+            o.add("workloads", new JsonArray());
+            o.addProperty("outbox_messages", 0);
+            o.addProperty("outbox_bytes", 0);
         }
         return bytes(o);
     }
