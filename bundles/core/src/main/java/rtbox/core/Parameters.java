@@ -101,36 +101,19 @@ public final class Parameters {
         return range(key, n, v, min, max);
     }
 
-    /** A duration in nanoseconds: 500us, 8ms, 2s, 1m; no suffix means {@code defaultUnit}. */
+    /**
+     * A duration in nanoseconds in rtbox's one time grammar ({@link RunSchema#nanos}: 500us,
+     * 8ms, 2s, 1m, 1h, 1d); no suffix means {@code defaultUnit}.
+     */
     public long nanos(String key, long fallback, String defaultUnit) throws RtboxException {
         String v = values.get(key);
         if (v == null || v.isBlank()) {
             return fallback;
         }
-        String t = v.trim().toLowerCase(Locale.ROOT);
-        int i = 0;
-        while (i < t.length() && (Character.isDigit(t.charAt(i)) || t.charAt(i) == '.')) {
-            i++;
-        }
-        String unit = i == t.length() ? defaultUnit : t.substring(i);
-        double mult;
-        switch (unit) {
-            case "ns": mult = 1; break;
-            case "us": mult = 1e3; break;
-            case "ms": mult = 1e6; break;
-            case "s": mult = 1e9; break;
-            case "m": mult = 60e9; break;
-            default:
-                throw new RtboxException(key, owner + ": " + key + " '" + v + "' has an unknown unit: use ns, us, ms, s or m");
-        }
         try {
-            double n = Double.parseDouble(t.substring(0, i));
-            if (n < 0) {
-                throw new NumberFormatException();
-            }
-            return Math.round(n * mult);
-        } catch (NumberFormatException e) {
-            throw new RtboxException(key, owner + ": " + key + " '" + v + "' is not a duration such as 8ms or 2s");
+            return RunSchema.nanos(key, v, defaultUnit);
+        } catch (RtboxException e) {
+            throw new RtboxException(key, owner + ": " + e.getMessage());
         }
     }
 

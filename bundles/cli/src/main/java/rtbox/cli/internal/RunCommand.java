@@ -185,6 +185,16 @@ class RunCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * The run request that {@code rtbox run ARGS} would run, without running it: for
+     * RunSchemaTest, which checks every front end against one table.
+     */
+    static RunRequest request(String... args) throws RtboxException {
+        RunCommand c = new RunCommand(null, null);
+        new picocli.CommandLine(c).parseArgs(args);
+        return c.request();
+    }
+
     RunRequest request() throws RtboxException {
         SchedPolicy p = policy != null ? SchedPolicy.parse(policy) : priority > 0 ? SchedPolicy.FIFO : SchedPolicy.OTHER;
         long durationNs = duration == null ? 0 : Durations.parseNanos("duration", duration);
@@ -219,11 +229,7 @@ class RunCommand implements Callable<Integer> {
         }
         int[] set;
         if (affinity != null && !affinity.isEmpty()) {
-            try {
-                set = rtbox.os.Sched.parseCpuList(affinity);
-            } catch (IllegalArgumentException e) {
-                throw new RtboxException("affinity", "CPU set '" + affinity + "' is not a CPU list such as 1 or 0-3,6");
-            }
+            set = rtbox.core.RunSchema.cpus("affinity", affinity);
             if (set.length == 0) {
                 throw new RtboxException("affinity", "CPU set '" + affinity + "' names no CPU");
             }

@@ -70,6 +70,14 @@ public class CtlCommand implements Callable<Integer> {
         return ERROR;
     }
 
+    /**
+     * {@code ctl run -D}, in rtbox's one time grammar (RunSchema.duration): checked here
+     * before the command is sent, read again by the appliance. Public for RunSchemaTest.
+     */
+    public static long durationNs(String duration) throws rtbox.api.RtboxException {
+        return rtbox.core.RunSchema.duration("duration", duration);
+    }
+
     /** Broker options shared by every ctl command; environment variables give the defaults. */
     static final class Broker {
         @Option(names = "--broker", paramLabel = "URI", defaultValue = "${env:RTBOX_BROKER:-tcp://127.0.0.1:1883}",
@@ -284,7 +292,7 @@ public class CtlCommand implements Callable<Integer> {
             if (maxLatencyUs != null) thresholds.addProperty("max_latency_us", maxLatencyUs);
             if (maxP99Us != null) thresholds.addProperty("max_p99_us", maxP99Us);
             try {
-                new rtbox.core.Parameters("ctl run", null, Map.of("duration", duration)).nanos("duration", 0, "s");
+                durationNs(duration);
             } catch (rtbox.api.RtboxException e) {
                 err.println("rtbox ctl: " + e.getMessage());
                 return ERROR;
@@ -310,8 +318,7 @@ public class CtlCommand implements Callable<Integer> {
                     cmd.add("thresholds", thresholds);
                     requests.put(Broker.send(c, a, "run", cmd), a);
                 }
-                long durationMs = new rtbox.core.Parameters("ctl run", null, Map.of("duration", duration))
-                        .nanos("duration", 0, "s") / 1_000_000;
+                long durationMs = durationNs(duration) / 1_000_000;
                 long replyEnd = System.currentTimeMillis() + 15_000;
                 long end = System.currentTimeMillis() + durationMs + timeoutS * 1000;
                 while (codes.size() < names.size()) {

@@ -17,23 +17,25 @@ import rtbox.api.SchedPolicy;
 import rtbox.core.LoadSpec;
 import rtbox.core.Parameters;
 import rtbox.core.RunRequest;
+import rtbox.core.RunSchema;
 import rtbox.core.Thresholds;
 
 /**
- * Reads the body of a {@code run} command into a {@link RunRequest}, with the
- * command line's names and defaults (docs/mqtt.md). Every error names the field and
- * the bad value.
+ * Reads the body of a {@code run} command into a {@link RunRequest}, with rtbox.core's
+ * RunSchema: the command line's names, aliases, defaults, ranges and grammars
+ * (docs/mqtt.md). Every error names the field and the bad value. Public only for
+ * RunSchemaTest (runtime), which checks every front end against one table; the package
+ * is private to the bundle.
  */
-final class RunJson {
+public final class RunJson {
     static final Set<String> PARAMETERS = Set.of("interval_us", "policy", "priority", "cpus", "duration", "loops",
             "warmup", "histogram_us", "mlock", "options");
-    static final Set<String> THRESHOLDS = Set.of("max_latency_us", "max_p99_us", "max_p999_us", "max_missed",
-            "max_overflows", "jvm_stall_budget_us");
+    static final Set<String> THRESHOLDS = new java.util.LinkedHashSet<>(RunSchema.Threshold.names());
 
     private RunJson() {
     }
 
-    static RunRequest parse(JsonObject cmd, String commandText) throws RtboxException {
+    public static RunRequest parse(JsonObject cmd, String commandText) throws RtboxException {
         String probe = string(cmd, "probe", null);
         if (probe == null || probe.isBlank()) {
             throw new RtboxException("probe", "probe is missing: name the probe to run, e.g. \"probe\": \"timer\"");
@@ -47,7 +49,7 @@ final class RunJson {
             }
         }
         Parameters v = new Parameters("parameters", null, text);
-        int priority = (int) v.integer("priority", 0, 0, 99);
+        int priority = (int) v.integer("priority", 0, 0, RunSchema.MAX_PRIORITY);
         SchedPolicy policy = p.has("policy") ? SchedPolicy.parse(string(p, "policy", "other"))
                 : priority > 0 ? SchedPolicy.FIFO : SchedPolicy.OTHER;
         long durationNs = v.nanos("duration", 0, "s");
@@ -57,12 +59,14 @@ final class RunJson {
                     + " a remote run must end by itself");
         }
         RunParameters.Builder b = RunParameters.builder()
-                .intervalUs(v.integer("interval_us", 1000, 1, 10_000_000))
+                .intervalUs(v.integer("interval_us", RunSchema.DEFAULT_INTERVAL_US, RunSchema.MIN_INTERVAL_US,
+                        RunSchema.MAX_INTERVAL_US))
                 .policy(policy).priority(priority)
                 .cpus(cpus(p))
                 .durationNs(durationNs).loops(loops)
-                .warmupNs(v.nanos("warmup", 1_000_000_000L, "s"))
-                .histogramLimitUs((int) v.integer("histogram_us", 10_000, 1, 1_000_000))
+                .warmupNs(v.nanos("warmup", RunSchema.DEFAULT_WARMUP_NS, "s"))
+                .histogramLimitUs((int) v.integer("histogram_us", RunSchema.DEFAULT_HISTOGRAM_US, 1,
+                        RunSchema.MAX_HISTOGRAM_US))
                 .lockMemory(bool(p, "mlock"));
         JsonObject options = object(p, "options");
         for (Map.Entry<String, JsonElement> e : options.entrySet()) {
@@ -77,10 +81,18 @@ final class RunJson {
         t.entrySet().forEach(e -> tt.put(e.getKey(), e.getValue().isJsonPrimitive() ? e.getValue().getAsString()
                 : e.getValue().toString()));
         Parameters tv = new Parameters("thresholds", null, tt);
-        Thresholds thresholds = new Thresholds(tv.integer("max_latency_us", -1, -1, Long.MAX_VALUE),
-                tv.integer("max_p99_us", -1, -1, Long.MAX_VALUE), tv.integer("max_p999_us", -1, -1, Long.MAX_VALUE),
-                tv.integer("max_overflows", -1, -1, Long.MAX_VALUE), tv.integer("max_missed", -1, -1, Long.MAX_VALUE),
-                tv.integer("jvm_stall_budget_us", 1000, -1, Long.MAX_VALUE));
+        Map<RunSchema.Threshold, Long> given = new java.util.EnumMap<>(RunSchema.Threshold.class);
+        Map<RunSchema.Threshold, String> as = new java.util.EnumMap<>(RunSchema.Threshold.class);
+        for (String k : tt.keySet()) {
+            RunSchema.Threshold th = RunSchema.Threshold.named(k);
+            String before = as.put(th, k);
+            if (before != null) {
+                throw new RtboxException(k, "thresholds." + k + " is the same threshold as thresholds." + before
+                        + ": give it once (as " + th.key() + ")");
+            }
+            given.put(th, tv.integer(k, th.fallback(), -1, Long.MAX_VALUE));
+        }
+        Thresholds thresholds = RunSchema.thresholds(given);
         List<LoadSpec> loads = new ArrayList<>();
         if (cmd.has("loads")) {
             if (!cmd.get("loads").isJsonArray()) {
@@ -109,33 +121,15 @@ final class RunJson {
                     return c;
                 }
             } else if (e.isJsonPrimitive()) {
-                int[] c = cpuList(e.getAsString());
+                int[] c = RunSchema.cpus("cpus", e.getAsString());
                 if (c.length > 0) {
                     return c;
                 }
             }
-        } catch (RuntimeException ex) {
+        } catch (RuntimeException | RtboxException ex) {
             // named below
         }
         throw new RtboxException("cpus", "parameters.cpus " + e + " is not a CPU list such as [0, 1] or \"0-3,6\"");
-    }
-
-    /** "0-3,6" as [0, 1, 2, 3, 6]. */
-    private static int[] cpuList(String text) {
-        List<Integer> cpus = new ArrayList<>();
-        for (String part : text.split(",")) {
-            String t = part.trim();
-            int dash = t.indexOf('-');
-            int from = Integer.parseInt(dash < 0 ? t : t.substring(0, dash).trim());
-            int to = dash < 0 ? from : Integer.parseInt(t.substring(dash + 1).trim());
-            if (from < 0 || to < from || to > 4095) {
-                throw new IllegalArgumentException(t);
-            }
-            for (int c = from; c <= to; c++) {
-                cpus.add(c);
-            }
-        }
-        return cpus.stream().mapToInt(Integer::intValue).toArray();
     }
 
     private static void known(String where, JsonObject o, Set<String> known) throws RtboxException {

@@ -19,7 +19,7 @@ import com.google.gson.stream.MalformedJsonException;
 import rtbox.api.RtboxException;
 import rtbox.api.RunParameters;
 import rtbox.core.LoadSpec;
-import rtbox.core.Parameters;
+import rtbox.core.RunSchema;
 import rtbox.core.Thresholds;
 
 /**
@@ -32,16 +32,15 @@ import rtbox.core.Thresholds;
  */
 final class PlanParser {
     static final int VERSION = 1;
-    static final long DEFAULT_WARMUP_NS = 1_000_000_000L;
-    static final long DEFAULT_JVM_STALL_US = 1000;
+    static final long DEFAULT_WARMUP_NS = RunSchema.DEFAULT_WARMUP_NS;
 
     private static final Set<String> TOP = Set.of("rtbox_plan", "name", "description", "matrix", "cells");
     private static final Set<String> CELL = Set.of("name", "probe", "parameters", "policy", "tuning", "loads",
             "warmup", "duration", "thresholds");
     private static final Set<String> PARAMETERS = Set.of("interval_us", "cpus", "histogram_us", "mlock", "options");
     private static final Set<String> TUNING = Set.of("nice", "timer_slack_ns", "cpu_dma_latency_us", "rt_runtime_us");
-    private static final Set<String> THRESHOLDS = Set.of("max_us", "p99_us", "p999_us", "overflows",
-            "missed_deadlines", "jvm_stall_us");
+    /** rtbox.core.RunSchema's threshold names and the plan's older ones (max_us, p99_us, ...) as aliases. */
+    private static final Set<String> THRESHOLDS = new java.util.LinkedHashSet<>(RunSchema.Threshold.names());
     private static final Set<String> LOAD = Set.of("workload", "parameters");
     private static final Set<String> AXES = Set.of("policy", "load");
 
@@ -187,10 +186,11 @@ final class PlanParser {
         if (axisLoad != null) {
             name += " +" + axisLoad.getKey();
         }
-        Map<String, Long> th = s.thresholds == null ? Map.of() : s.thresholds;
-        Thresholds t = new Thresholds(th.getOrDefault("max_us", -1L), th.getOrDefault("p99_us", -1L),
-                th.getOrDefault("p999_us", -1L), th.getOrDefault("overflows", -1L),
-                th.getOrDefault("missed_deadlines", -1L), th.getOrDefault("jvm_stall_us", DEFAULT_JVM_STALL_US));
+        Map<RunSchema.Threshold, Long> th = new java.util.EnumMap<>(RunSchema.Threshold.class);
+        if (s.thresholds != null) {
+            s.thresholds.forEach((k, v) -> th.put(RunSchema.Threshold.named(k), v));
+        }
+        Thresholds t = RunSchema.thresholds(th);
         RunParameters.Builder b = RunParameters.builder()
                 .intervalUs(s.intervalUs == null ? 1000 : s.intervalUs)
                 .policy(policy.policy() == rtbox.api.SchedPolicy.ISO ? rtbox.api.SchedPolicy.FIFO : policy.policy())
@@ -273,9 +273,10 @@ final class PlanParser {
             String pp = path + ".parameters";
             JsonObject po = object(p, pp, PARAMETERS);
             if (po != null) {
-                Long i = integer(po.get("interval_us"), pp + ".interval_us", 1, 10_000_000);
+                Long i = integer(po.get("interval_us"), pp + ".interval_us", RunSchema.MIN_INTERVAL_US,
+                        RunSchema.MAX_INTERVAL_US);
                 s.intervalUs = i;
-                Long h = integer(po.get("histogram_us"), pp + ".histogram_us", 1, 10_000_000);
+                Long h = integer(po.get("histogram_us"), pp + ".histogram_us", 1, RunSchema.MAX_HISTOGRAM_US);
                 s.histogramUs = h == null ? null : h.intValue();
                 JsonElement ml = po.get("mlock");
                 if (ml != null) {
@@ -323,10 +324,21 @@ final class PlanParser {
             JsonObject to = object(th, tp, THRESHOLDS);
             if (to != null) {
                 Map<String, Long> m = new LinkedHashMap<>();
-                for (String k : THRESHOLDS) {
+                Map<String, String> given = new LinkedHashMap<>();
+                for (String k : to.keySet()) {
+                    RunSchema.Threshold t = RunSchema.Threshold.named(k);
+                    if (t == null) {
+                        continue; // reported by object()
+                    }
+                    String before = given.put(t.key(), k);
+                    if (before != null) {
+                        problems.add(tp + "." + k + ": the same threshold as " + before + ": give it once (as "
+                                + t.key() + ")");
+                        continue;
+                    }
                     Long n = integer(to.get(k), tp + "." + k, 0, Long.MAX_VALUE);
                     if (n != null) {
-                        m.put(k, n);
+                        m.put(t.key(), n);
                     }
                 }
                 s.thresholds = m;
@@ -419,8 +431,19 @@ final class PlanParser {
     }
 
     private int[] cpus(JsonElement e, String path) {
+        if (isString(e)) {
+            try {
+                int[] c = RunSchema.cpus(path, e.getAsString());
+                if (c.length > 0) {
+                    return c;
+                }
+            } catch (RtboxException ex) {
+                problems.add(path + ": '" + e.getAsString() + "' is not a CPU list such as \"0-3,6\" or [0, 1]");
+                return null;
+            }
+        }
         if (!e.isJsonArray() || e.getAsJsonArray().isEmpty()) {
-            problems.add(path + ": expected a non-empty array of CPU numbers such as [0, 1], found " + kind(e));
+            problems.add(path + ": expected a CPU list such as [0, 1] or \"0-3,6\", found " + kind(e));
             return null;
         }
         JsonArray a = e.getAsJsonArray();
@@ -490,9 +513,10 @@ final class PlanParser {
             ns = Math.round(e.getAsDouble() * 1e9);
         } else if (isString(e)) {
             try {
-                ns = new Parameters("plan", null, Map.of("t", e.getAsString())).nanos("t", -1, "s");
+                ns = RunSchema.duration(path, e.getAsString());
             } catch (RtboxException ex) {
-                problems.add(path + ": '" + e.getAsString() + "' is not a time such as \"500ms\", \"10s\" or \"5m\"");
+                problems.add(path + ": '" + e.getAsString() + "' is not a time such as \"500ms\", \"10s\", \"5m\","
+                        + " \"1h\" or \"1d\"" + (e.getAsString().trim().startsWith("-") ? " (it is negative)" : ""));
                 return null;
             }
         } else {

@@ -44,17 +44,12 @@ record PolicySpec(String text, SchedPolicy policy, int priority, int isoCpu) {
             }
         }
         SchedPolicy p;
-        switch (name) {
-            case "other": case "normal": p = SchedPolicy.OTHER; break;
-            case "batch": p = SchedPolicy.BATCH; break;
-            case "idle": p = SchedPolicy.IDLE; break;
-            case "fifo": p = SchedPolicy.FIFO; break;
-            case "rr": p = SchedPolicy.RR; break;
-            case "iso": p = SchedPolicy.ISO; break;
-            default:
-                problem.accept("'" + text + "' is not a policy: use other, batch, idle, fifo[:PRIO], rr[:PRIO] or "
-                        + "iso[@PCT][:PRIO]");
-                return null;
+        try {
+            p = SchedPolicy.parse(name); // the one policy-name parser: rtbox run --policy and MQTT read it too
+        } catch (rtbox.api.RtboxException e) {
+            problem.accept("'" + text + "' is not a policy: use other, batch, idle, fifo[:PRIO], rr[:PRIO] or "
+                    + "iso[@PCT][:PRIO]");
+            return null;
         }
         if (prio > 0 && !(p.isRealtime() || p == SchedPolicy.ISO)) {
             problem.accept("'" + text + "': " + name + " takes no priority");

@@ -34,7 +34,7 @@ class PlanParserTest {
             Arguments.of("no duration", "{\"rtbox_plan\": 1, \"name\": \"t\", \"probe\": \"timer\"}",
                     "$: no \"duration\": give one here, e.g. \"10s\""),
             Arguments.of("bad duration", "{" + OK.replace("\"2s\"", "\"2 weeks\"") + "}",
-                    "$.duration: '2 weeks' is not a time such as \"500ms\", \"10s\" or \"5m\""),
+                    "$.duration: '2 weeks' is not a time such as \"500ms\", \"10s\", \"5m\", \"1h\" or \"1d\""),
             Arguments.of("zero duration", "{" + OK.replace("\"2s\"", "\"0s\"") + "}",
                     "$.duration: \"0s\" must be more than zero"),
             Arguments.of("interval as string", "{" + OK + ", \"parameters\": {\"interval_us\": \"1000\"}}",
@@ -42,7 +42,7 @@ class PlanParserTest {
             Arguments.of("interval zero", "{" + OK + ", \"parameters\": {\"interval_us\": 0}}",
                     "$.parameters.interval_us: 0 is out of range: use 1 to 10000000"),
             Arguments.of("cpus not array", "{" + OK + ", \"parameters\": {\"cpus\": 1}}",
-                    "$.parameters.cpus: expected a non-empty array of CPU numbers such as [0, 1], found 1"),
+                    "$.parameters.cpus: expected a CPU list such as [0, 1] or \"0-3,6\", found 1"),
             Arguments.of("policy unknown", "{" + OK + ", \"policy\": \"deadline\"}",
                     "$.policy: 'deadline' is not a policy: use other, batch, idle, fifo[:PRIO], rr[:PRIO] or iso[@PCT][:PRIO]"),
             Arguments.of("priority 100", "{" + OK + ", \"policy\": \"fifo:100\"}",
@@ -63,9 +63,10 @@ class PlanParserTest {
                     "$.matrix.load.x[0]: in load 'pipe:mode': 'mode' is not KEY=VALUE"),
             Arguments.of("threshold negative", "{" + OK + ", \"thresholds\": {\"max_us\": -5}}",
                     "$.thresholds.max_us: -5 is out of range: use 0 to any"),
-            Arguments.of("threshold misspelt", "{" + OK + ", \"thresholds\": {\"max_latency_us\": 5}}",
-                    "$.thresholds.max_latency_us: unknown key: known are jvm_stall_us, max_us, missed_deadlines, "
-                            + "overflows, p999_us, p99_us"),
+            Arguments.of("threshold misspelt", "{" + OK + ", \"thresholds\": {\"max_latency\": 5}}",
+                    "$.thresholds.max_latency: unknown key: known are jvm_stall_budget_us, jvm_stall_us, max_latency_us,"
+                            + " max_missed, max_overflows, max_p999_us, max_p99_us, max_us, missed_deadlines, overflows,"
+                            + " p999_us, p99_us"),
             Arguments.of("tuning nice 30", "{" + OK + ", \"tuning\": {\"nice\": 30}}",
                     "$.tuning.nice: 30 is out of range: use -20 to 19"),
             Arguments.of("cell unknown key", "{" + OK + ", \"cells\": [{\"probe\": \"tsc\"}, {\"prob\": \"x\"}]}",
@@ -92,10 +93,10 @@ class PlanParserTest {
                 + "\"duration\": \"soon\", \"policy\": \"fifo:0\", \"parameters\": {\"interval_us\": -1}, "
                 + "\"thresholds\": {\"p99\": 10}, \"matrix\": {\"policy\": [\"iso@101\"]}}");
         assertEquals(List.of(
-                "$.duration: 'soon' is not a time such as \"500ms\", \"10s\" or \"5m\"",
+                "$.duration: 'soon' is not a time such as \"500ms\", \"10s\", \"5m\", \"1h\" or \"1d\"",
                 "$.parameters.interval_us: -1 is out of range: use 1 to 10000000",
                 "$.policy: 'fifo:0': priority '0' is not 1 to 99",
-                "$.thresholds.p99: unknown key: known are jvm_stall_us, max_us, missed_deadlines, overflows, p999_us, p99_us",
+                "$.thresholds.p99: unknown key: known are jvm_stall_budget_us, jvm_stall_us, max_latency_us, max_missed, max_overflows, max_p999_us, max_p99_us, max_us, missed_deadlines, overflows, p999_us, p99_us",
                 "$.matrix.policy[0]: 'iso@101': iso_cpu '101' is not 0 to 100 (per cent)"), p.problems());
     }
 
