@@ -172,24 +172,24 @@ public final class RunSchema {
      * {@code cpus} and the MQTT {@code cpus} take it: the CPUs in the order given, at least one.
      */
     public static int[] cpus(String field, String text) throws RtboxException {
-        List<Integer> cpus = new ArrayList<>();
+        int[] cpus;
         try {
-            for (String part : (text == null ? "" : text).split(",")) {
-                String p = part.trim();
-                int dash = p.indexOf('-', 1);
-                int from = Integer.parseInt(dash < 0 ? p : p.substring(0, dash).trim());
-                int to = dash < 0 ? from : Integer.parseInt(p.substring(dash + 1).trim());
-                if (from < 0 || to < from || to > MAX_CPU) {
-                    throw new NumberFormatException();
-                }
-                for (int c = from; c <= to; c++) {
-                    cpus.add(c);
+            cpus = rtbox.os.Sched.parseCpuList(text == null ? "" : text); // the kernel's format, parsed once
+        } catch (IllegalArgumentException e) {
+            cpus = null;
+        }
+        if (cpus != null) {
+            for (int c : cpus) {
+                if (c < 0 || c > MAX_CPU) {
+                    cpus = null;
+                    break;
                 }
             }
-        } catch (NumberFormatException e) {
+        }
+        if (cpus == null) {
             throw new RtboxException(field, field + " '" + text + "' is not a CPU list such as 1 or 0-3,6 (CPUs 0 to "
                     + MAX_CPU + ")");
         }
-        return cpus.stream().mapToInt(Integer::intValue).toArray();
+        return cpus;
     }
 }

@@ -40,7 +40,10 @@ public final class Sched {
         }
     }
 
-    /** Parses a kernel CPU list such as "0-3,6". */
+    /**
+     * Parses a kernel CPU list such as "0-3,6": rtbox's one CPU-list parser (the kernel's
+     * files and rtbox.core's RunSchema, which every front end reads a run with, use it).
+     */
     public static int[] parseCpuList(String list) {
         List<Integer> cpus = new ArrayList<>();
         for (String part : list.trim().split(",")) {
@@ -53,7 +56,7 @@ public final class Sched {
             } else {
                 int from = Integer.parseInt(part.substring(0, dash).trim());
                 int to = Integer.parseInt(part.substring(dash + 1).trim());
-                if (to < from) {
+                if (to < from || to - from > 65_535) {
                     throw new IllegalArgumentException("bad CPU range " + part);
                 }
                 for (int c = from; c <= to; c++) {
