@@ -27,6 +27,14 @@ form.addEventListener("submit", (ev) => {
 
 function side(x) {
   if (!x) return "-";
+  if (Array.isArray(x)) {
+    // the golden references used, one per cell: say whose run they came from
+    const r = x[0] || {};
+    const from = [...new Set(x.map((y) => y.appliance + "/" + y.run))];
+    return h("span", {}, "golden reference of model " + (r.model || "?") + ", plan " + (r.plan || "?") + " (from ",
+      ...from.flatMap((f, i) => [i ? ", " : "", runLink(f.split("/")[0], f.slice(f.indexOf("/") + 1), f)]),
+      r.created_by ? ", set by " + r.created_by : "", ")");
+  }
   if (x.appliance && x.run) return runLink(x.appliance, x.run, x.appliance + "/" + x.run);
   return "reference " + (x.id ?? "") + (x.model ? " of " + x.model : "") + (x.plan ? ", plan " + x.plan : "");
 }

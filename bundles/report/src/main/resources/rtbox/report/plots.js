@@ -346,22 +346,23 @@ export function histogramPlot(target, cell, opts = {}) {
 export function cellHistogram(cell) {
   const bucketUs = Math.min(...cell.threads.map((t) => t.bucketUs));
   const counts = [];
-  let samples = 0, overflows = 0, min = Infinity, max = 0, p50 = 0, p99 = 0, p999 = 0;
+  let samples = 0, overflows = 0;
+  // a figure a source does not give (the compare API has no min or p50) stays null, not NaN
+  const worst = (key, pick) => {
+    const vals = cell.threads.map((t) => t[key]).filter((v) => v != null && isFinite(v));
+    return vals.length ? pick(...vals) : null;
+  };
   for (const t of cell.threads) {
     t.counts.forEach((c, i) => {
       const j = Math.round((i + 1) * t.bucketUs / bucketUs) - 1;
       counts[j] = (counts[j] || 0) + c;
     });
-    samples += t.samples;
-    overflows += t.overflows;
-    min = Math.min(min, t.min);
-    max = Math.max(max, t.max);
-    p50 = Math.max(p50, t.p50);
-    p99 = Math.max(p99, t.p99);
-    p999 = Math.max(p999, t.p999);
+    samples += t.samples || 0;
+    overflows += t.overflows || 0;
   }
   for (let i = 0; i < counts.length; i++) counts[i] = counts[i] || 0;
-  return { bucketUs, counts, samples, overflows, min: isFinite(min) ? min : null, max, p50, p99, p999 };
+  return { bucketUs, counts, samples, overflows, min: worst("min", Math.min), max: worst("max", Math.max),
+    p50: worst("p50", Math.max), p99: worst("p99", Math.max), p999: worst("p999", Math.max) };
 }
 
 /**

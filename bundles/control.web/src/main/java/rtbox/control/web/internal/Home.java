@@ -11,15 +11,26 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.servlet.whiteboard.propertytypes.HttpWhiteboardContextSelect;
 import org.osgi.service.servlet.whiteboard.propertytypes.HttpWhiteboardServletPattern;
 
-/** {@code /} (and {@code /ui}) lead to the fleet page. */
+/**
+ * {@code /} leads to the fleet page. As the context's default servlet ({@code /}) it also
+ * answers every path nothing else serves: 404, saying where the pages and the API are.
+ * (An exact {@code ""} or {@code /ui} pattern beside it made Felix's whiteboard refuse the
+ * whole servlet.)
+ */
 @Component(service = Servlet.class)
 @HttpWhiteboardContextSelect(Web.CONTEXT_SELECT)
-@HttpWhiteboardServletPattern({"", "/ui", "/ui/"})
+@HttpWhiteboardServletPattern("/")
 public class Home extends HttpServlet {
     private static final long serialVersionUID = 1L;
 
     @Override
     protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-        resp.sendRedirect(req.getContextPath() + Web.HOME);
+        String path = req.getServletPath() + (req.getPathInfo() == null ? "" : req.getPathInfo());
+        if (path.isEmpty() || path.equals("/") || path.equals("/ui") || path.equals("/ui/")) {
+            resp.sendRedirect(req.getContextPath() + Web.HOME);
+            return;
+        }
+        resp.sendError(HttpServletResponse.SC_NOT_FOUND, "no page " + path + ": the pages are under /ui/ (the fleet: "
+                + Web.HOME + "), the API under /api/v1/");
     }
 }
