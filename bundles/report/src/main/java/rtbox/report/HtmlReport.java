@@ -43,6 +43,9 @@ public final class HtmlReport {
         CAUSE_COLOURS.put("workload", "#17becf");
         CAUSE_COLOURS.put("machine-wide stall", "#7f7f00");
         CAUSE_COLOURS.put("unexplained", "#000000");
+        // from the kernel's trace: another thread or an interrupt held the probe's CPU
+        CAUSE_COLOURS.put("preempted", "#a6761d");
+        CAUSE_COLOURS.put("interrupt", "#31a354");
     }
 
     private static final Pattern PLAN_COMMAND = Pattern.compile("^rtbox plan run (\\S+)");

@@ -15,6 +15,8 @@ export const CAUSE_COLOURS = {
   "workload": "#17becf",
   "machine-wide stall": "#7f7f00",
   "unexplained": "#000000",
+  "preempted": "#a6761d",
+  "interrupt": "#31a354",
 };
 /** One colour per cell when the cells of a plan are overlaid (or two runs compared). */
 export const CELL_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf"];

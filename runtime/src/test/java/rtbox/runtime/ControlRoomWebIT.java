@@ -1,0 +1,267 @@
+package rtbox.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.awt.image.BufferedImage;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.support.ui.Select;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+
+/**
+ * Issue 11's "Done when", end to end with every part real: a mosquitto with the ACL, two
+ * appliances ({@code rtbox serve}), the control room ({@code rtbox control}), and Debian's
+ * headless Chromium driven through Selenium. The browser logs in, starts a plan on both
+ * appliances from the Start page, sees the cells' progress live and both verdicts arrive,
+ * opens the run page and the test checks the plots' pixels (every CPU's colour, the
+ * threshold line, the spikes), makes that run the golden reference, compares the other
+ * appliance's run against it (both histograms' colours on the overlay, the envelope
+ * verdict), signs off and downloads the acceptance record; {@code rtbox control verify}
+ * passes; then one byte of the stored record is changed in the database and verify names
+ * that record. The fleet, run and compare pages' screenshots are this browser's, kept in
+ * bundles/control.web/doc/ when -Drtbox.web.screenshots=true.
+ */
+class ControlRoomWebIT {
+    private static final String CPU0 = "#1f77b4", CPU1 = "#d62728", THRESHOLD = "#ff00ff", CELL_B = "#ff7f0e";
+    private static final String PLAN = "{\"rtbox_plan\":1,\"name\":\"e2e\",\"description\":\"two cells, a threshold every"
+            + " machine misses\",\"probe\":\"timer\",\"parameters\":{\"interval_us\":500,\"cpus\":[0,1]},"
+            + "\"policy\":\"fifo:80\",\"warmup\":\"0\",\"duration\":\"3s\",\"thresholds\":{\"max_us\":20},"
+            + "\"matrix\":{\"load\":{\"idle\":[],\"pipe\":[\"pipe:mode=rtt\"]}}}";
+
+    @TempDir
+    Path brokerDir;
+    @TempDir
+    Path homeA;
+    @TempDir
+    Path homeB;
+    @TempDir
+    Path controlHome;
+    @TempDir
+    Path browserDir;
+
+    private Mosquitto broker;
+    private Rtbox a1, a2;
+    private ControlServer control;
+    private Browser browser;
+
+    @AfterEach
+    void tearDown() throws Exception {
+        if (browser != null) {
+            browser.close();
+        }
+        for (AutoCloseable c : new AutoCloseable[] {control, a1, a2, broker}) {
+            if (c != null) {
+                c.close();
+            }
+        }
+    }
+
+    private static Path shots() {
+        return Boolean.getBoolean("rtbox.web.screenshots") ? Path.of("..", "bundles", "control.web", "doc") : null;
+    }
+
+    private Rtbox.Result verify() throws Exception {
+        try (Rtbox r = new Rtbox(controlHome)) {
+            return r.run(120, "control", "verify");
+        }
+    }
+
+    private Rtbox appliance(Path home, String id) throws Exception {
+        Rtbox r = new Rtbox(home);
+        MqttIT.configure(r, broker, id);
+        r.start("serve");
+        return r;
+    }
+
+    @Test
+    void logInStartOnTwoFollowLiveCheckPlotsCompareSignOffVerify() throws Exception {
+        try {
+            endToEnd();
+        } catch (Exception | AssertionError e) {
+            // What the browser and the control room saw, so that a red CI run says why.
+            String page = "";
+            if (browser != null) {
+                try {
+                    page = browser.driver.getCurrentUrl() + "\n" + browser.find("body").getText();
+                } catch (RuntimeException ignored) {
+                    page = "(no page)";
+                }
+            }
+            throw new AssertionError(e.getMessage() + "\n--- page:\n" + page + "\n--- control room:\n"
+                    + (control == null ? "" : String.join("\n", control.process.out) + "\n"
+                            + String.join("\n", control.process.err)), e);
+        }
+    }
+
+    private void endToEnd() throws Exception {
+        if (!Browser.available()) {
+            Assumptions.assumeTrue(System.getenv("CI") != null,
+                    "no chromium and chromium-driver here (apt-get install chromium chromium-driver): skipped");
+            throw new AssertionError("CI must install chromium and chromium-driver (.ci/run does)");
+        }
+        broker = new Mosquitto(brokerDir, "a1", "a2");
+        a1 = appliance(homeA, "a1");
+        a2 = appliance(homeB, "a2");
+        control = new ControlServer(controlHome, broker);
+        Files.writeString(controlHome.resolve("plans/e2e.json"), PLAN);
+        String base = "http://127.0.0.1:" + control.port;
+        browser = new Browser(browserDir.resolve("profile"), 1200, 1000);
+
+        // Log in: a page without a session goes to the log-in page, which comes back to it.
+        browser.open(base + "/");
+        browser.awaitElement(30, "#login");
+        browser.find("#user").sendKeys("admin");
+        browser.find("#password").sendKeys(control.adminPassword());
+        browser.find("#login-button").click();
+        browser.awaitElement(30, "nav.top");
+
+        // Fleet: both appliances online.
+        browser.awaitElement(60, "tr[data-appliance='a1'] .state.online");
+        browser.awaitElement(60, "tr[data-appliance='a2'] .state.online");
+
+        // Start: the plan from the library, checked; serial and model per controller; start.
+        browser.open(base + "/ui/start.html?appliances=a1,a2");
+        browser.awaitElement(30, "tr[data-appliance='a2'] input.serial");
+        new Select(browser.find("#plan")).selectByValue("e2e");
+        browser.awaitElement(30, "#plan-check.ok");
+        browser.find("tr[data-appliance='a1'] input.serial").sendKeys("SN-E2E-0001");
+        browser.find("tr[data-appliance='a2'] input.serial").sendKeys("SN-E2E-0002");
+        browser.find("#model-all").sendKeys("X20-TEST");
+        browser.find("#start").click();
+        browser.awaitElement(60, "#to-live").click();
+
+        // Live: progress while the cells run, then both verdicts as they arrive.
+        browser.awaitElement(30, "section.live-card[data-run^='a1/']");
+        String progress = browser.await(60, d -> {
+            for (WebElement p : d.findElements(By.cssSelector("section.live-card .pct"))) {
+                String t = p.getText().trim();
+                if (!t.isEmpty() && !t.equals("100 %")) {
+                    return t;
+                }
+            }
+            return null;
+        });
+        assertNotNull(progress, "no live progress before the end");
+        browser.await(180, d -> d.findElements(By.cssSelector("section.live-card[data-verdict]")).size() == 2);
+        for (WebElement card : browser.driver.findElements(By.cssSelector("section.live-card"))) {
+            // a 20 us threshold is missed by every machine: FAIL (INCONCLUSIVE if a JVM pause was the worst)
+            String v = card.getAttribute("data-verdict");
+            assertTrue(v.equals("FAIL") || v.equals("INCONCLUSIVE"), card.getText());
+            assertEquals(2, card.findElements(By.cssSelector("tr[data-verdict]")).size(), card.getText());
+        }
+        String runA = browser.find("section.live-card[data-run^='a1/']").getAttribute("data-run").substring(3);
+        String runB = browser.find("section.live-card[data-run^='a2/']").getAttribute("data-run").substring(3);
+
+        // Run page: the plots drew (pixels), every CPU in its colour, the threshold line, the spikes.
+        browser.open(base + "/ui/run.html?appliance=a1&run=" + runA);
+        WebElement histogram = browser.awaitElement(60, ".plot.histogram canvas");
+        browser.await(30, d -> d.findElements(By.cssSelector(".plot.histogram[data-plot-box]")).size() >= 2);
+        BufferedImage h = Browser.shot(browser.find(".plot.histogram"));
+        assertTrue(Browser.count(h, CPU0) > 100, "CPU 0's colour on only " + Browser.count(h, CPU0) + " pixels");
+        assertTrue(Browser.count(h, CPU1) > 100, "CPU 1's colour on only " + Browser.count(h, CPU1) + " pixels");
+        assertTrue(Browser.count(h, THRESHOLD) > 100, "no threshold line: " + Browser.count(h, THRESHOLD) + " pixels");
+        BufferedImage overlay = Browser.shot(browser.find(".plot.overlay"));
+        assertTrue(Browser.count(overlay, CPU0) > 100 && Browser.count(overlay, CELL_B) > 100, "both cells overlaid");
+        assertTrue(Browser.inked(Browser.shot(browser.find(".plot.spikes canvas"))) > 1000, "spike plot blank");
+        assertTrue(browser.find("#verdicts").getText().contains("pipe"), browser.find("#verdicts").getText());
+        assertTrue(histogram.isDisplayed());
+        browser.page(shots() == null ? null : shots().resolve("run.png"));
+
+        // This run becomes the golden reference of model X20-TEST and plan e2e (admin).
+        browser.find("#make-reference").click();
+        browser.driver.switchTo().alert().accept();
+        browser.awaitElement(30, "#messages .msg.ok");
+
+        // Compare a2's run with the golden reference: both histograms, deltas, the envelope verdict.
+        browser.open(base + "/ui/run.html?appliance=a2&run=" + runB);
+        browser.awaitElement(60, "#compare-golden").click();
+        WebElement envelope = browser.awaitElement(60, "#envelope");
+        assertTrue(envelope.getText().contains("INSIDE") || envelope.getText().contains("OUTSIDE"), envelope.getText());
+        browser.awaitElement(60, ".plot.overlay canvas");
+        BufferedImage cmp = Browser.shot(browser.find(".plot.overlay"));
+        assertTrue(Browser.count(cmp, CPU0) > 100 && Browser.count(cmp, CELL_B) > 100, "run and reference overlaid");
+        assertEquals(2, browser.driver.findElements(By.cssSelector("#deltas tbody tr")).size());
+        browser.page(shots() == null ? null : shots().resolve("compare.png"));
+
+        // Sign off a2's run: the acceptance record, downloaded with the browser's session.
+        browser.open(base + "/ui/run.html?appliance=a2&run=" + runB);
+        browser.awaitElement(60, "#sign-off").click();
+        String recordUrl = browser.awaitElement(60, "#record-json").getAttribute("href");
+        String session = browser.driver.manage().getCookieNamed("RTBOX_SESSION").getValue();
+        HttpClient http = HttpClient.newHttpClient();
+        HttpResponse<String> rec = http.send(HttpRequest.newBuilder(URI.create(recordUrl))
+                .header("Cookie", "RTBOX_SESSION=" + session).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, rec.statusCode(), rec.body());
+        JsonObject record = JsonParser.parseString(rec.body()).getAsJsonObject();
+        assertEquals("SN-E2E-0002", record.get("serial").getAsString());
+        assertEquals("X20-TEST", record.get("model").getAsString());
+        assertEquals(runB, record.get("run").getAsString());
+        assertEquals(64, record.get("sha256").getAsString().length());
+        long id = record.get("id").getAsLong();
+        HttpResponse<String> printable = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/records/" + id + ".html"))
+                .header("Cookie", "RTBOX_SESSION=" + session).build(), HttpResponse.BodyHandlers.ofString());
+        assertTrue(printable.body().contains("SN-E2E-0002"), printable.body());
+
+        // Records, audit and history pages show what happened.
+        browser.open(base + "/ui/records.html");
+        browser.awaitElement(30, "#records-table tr[data-record='" + id + "']");
+        browser.find("#verify").click();
+        assertTrue(browser.awaitElement(30, "#verify-result .msg").getText().contains("intact"),
+                browser.find("#verify-result").getText());
+        browser.open(base + "/ui/audit.html");
+        browser.awaitElement(30, "#audit-table tr[data-action='start']");
+        browser.awaitElement(30, "#audit-table tr[data-action='sign-off']");
+        browser.open(base + "/ui/history.html?appliance=a1");
+        browser.awaitElement(60, ".plot.history canvas");
+        assertTrue(Browser.inked(Browser.shot(browser.find(".plot.history canvas"))) > 1000, "history plot blank");
+
+        // The fleet with both appliances' last verdicts (the README's screenshot).
+        browser.open(base + "/ui/fleet.html");
+        browser.awaitElement(60, "tr[data-appliance='a2'] .verdict.FAIL, tr[data-appliance='a2'] .verdict.INCONCLUSIVE");
+        browser.page(shots() == null ? null : shots().resolve("fleet.png"));
+
+        // The chain verifies; one byte changed in the stored record, verify names it.
+        Rtbox.Result ok = verify();
+        assertEquals(0, ok.exitCode(), ok.stdout() + ok.stderr());
+        // AUTO_SERVER: the running control room lends its open database to this connection
+        try (Connection c = DriverManager.getConnection("jdbc:h2:file:" + control.database() + ";AUTO_SERVER=TRUE");
+             PreparedStatement read = c.prepareStatement("SELECT body FROM record WHERE id = ?")) {
+            read.setLong(1, id);
+            String body;
+            try (ResultSet rs = read.executeQuery()) {
+                assertTrue(rs.next());
+                body = rs.getString(1);
+            }
+            int at = body.indexOf("SN-E2E-0002") + "SN-E2E-000".length();
+            String changed = body.substring(0, at) + '3' + body.substring(at + 1);
+            try (PreparedStatement write = c.prepareStatement("UPDATE record SET body = ? WHERE id = ?")) {
+                write.setString(1, changed);
+                write.setLong(2, id);
+                assertEquals(1, write.executeUpdate());
+            }
+        }
+        Rtbox.Result broken = verify();
+        assertNotEquals(0, broken.exitCode(), broken.stdout() + broken.stderr());
+        assertTrue((broken.stdout() + broken.stderr()).contains("record " + id), broken.stdout() + broken.stderr());
+    }
+}
