@@ -124,6 +124,9 @@ class ControlRoomWebIT {
         a2 = appliance(homeB, "a2");
         control = new ControlServer(controlHome, broker);
         Files.writeString(controlHome.resolve("plans/e2e.json"), PLAN);
+        // a plan with a mistake: the Start page shows the control room's check and sends nothing
+        Files.writeString(controlHome.resolve("plans/broken.json"), PLAN.replace("\"e2e\"", "\"broken\"")
+                .replace("fifo:80", "fifo:200"));
         String base = "http://127.0.0.1:" + control.port;
         browser = new Browser(browserDir.resolve("profile"), 1200, 1000);
 
@@ -142,6 +145,10 @@ class ControlRoomWebIT {
         // Start: the plan from the library, checked; serial and model per controller; start.
         browser.open(base + "/ui/start.html?appliances=a1,a2");
         browser.awaitElement(30, "tr[data-appliance='a2'] input.serial");
+        new Select(browser.find("#plan")).selectByValue("broken");
+        WebElement problems = browser.awaitElement(30, "#plan-check.error");
+        assertTrue(problems.getText().contains("cannot be started") && problems.getText().contains("policy"),
+                problems.getText());
         new Select(browser.find("#plan")).selectByValue("e2e");
         browser.awaitElement(30, "#plan-check.ok");
         browser.find("tr[data-appliance='a1'] input.serial").sendKeys("SN-E2E-0001");
@@ -186,6 +193,18 @@ class ControlRoomWebIT {
         assertTrue(browser.find("#verdicts").getText().contains("pipe"), browser.find("#verdicts").getText());
         assertTrue(histogram.isDisplayed());
         browser.page(shots() == null ? null : shots().resolve("run.png"));
+
+        // The downloads answer with the browser's session: result JSON, cyclictest JSON, HdrHistogram log, JUnit XML.
+        String cookie = "RTBOX_SESSION=" + browser.driver.manage().getCookieNamed("RTBOX_SESSION").getValue();
+        for (WebElement a : browser.driver.findElements(By.cssSelector("#downloads a"))) {
+            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(a.getAttribute("href")))
+                    .header("Cookie", cookie).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, r.statusCode(), a.getAttribute("href") + ": " + r.body());
+            // result, cyclictest and JUnit name the first cell; the HdrHistogram log has tagged intervals
+            assertTrue(r.body().contains("timer +idle") || r.body().contains("Tag="),
+                    a.getAttribute("href") + ": " + r.body().substring(0, Math.min(300, r.body().length())));
+        }
+        assertEquals(4, browser.driver.findElements(By.cssSelector("#downloads a")).size());
 
         // This run becomes the golden reference of model X20-TEST and plan e2e (admin).
         browser.find("#make-reference").click();
