@@ -38,9 +38,15 @@ final class Rtbox implements AutoCloseable {
 
     Result run(long timeoutSeconds, String... args) throws IOException, InterruptedException {
         start(args);
+        return awaitExit(timeoutSeconds);
+    }
+
+    /** Waits for the started command to end by itself. */
+    Result awaitExit(long timeoutSeconds) throws InterruptedException {
         if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
             process.destroyForcibly();
-            throw new AssertionError("rtbox " + String.join(" ", args) + " did not end in " + timeoutSeconds + " s");
+            throw new AssertionError("rtbox " + process.info().commandLine().orElse("") + " did not end in "
+                    + timeoutSeconds + " s");
         }
         drainers.forEach(t -> {
             try {

@@ -24,9 +24,10 @@ import rtbox.trace.TraceSession;
  * <p>With the kernel's trace ({@link TraceSession}), each spike also gets its culprits:
  * what held the probe's CPU in its window. A spike that something outside this JVM (a
  * thread of another process, a kernel thread, an interrupt) held for at least half its
- * length is "preempted" or "interrupt", never a JVM pause even if a safepoint overlapped;
- * a JVM pause lists only this JVM's threads. Both ways round, the JVM and the rest of
- * the machine are not blamed for each other.
+ * length is "preempted" or "interrupt", not a JVM pause even if a safepoint overlapped,
+ * unless the probe woke just as the pause ended (then the probe was the JVM's, and the
+ * others only used the CPU it could not); a JVM pause lists only this JVM's threads.
+ * Both ways round, the JVM and the rest of the machine are not blamed for each other.
  */
 final class Attribution {
     static final String JVM = "JVM pause";
@@ -97,7 +98,8 @@ final class Attribution {
                 continue;
             }
             JvmStall pause = overlapping(jvm, from, to);
-            if (pause != null && !ev.othersHeldIt) {
+            if (pause != null && (!ev.othersHeldIt || !othersHeldItAfter(pause, trace, thread, startNanos, from,
+                    to, s.latencyNs()))) {
                 labelled.add(s.withCause(JVM, pause.kind() + " " + pause.detail() + ", "
                         + pause.durationNs() / 1000 + " us").withCulprits(ev.thisJvm));
                 continue;
@@ -168,6 +170,28 @@ final class Attribution {
             }
             return new Evidence(true, trace.culprits(t.cpu(), from, to, t.tid()), latencyNs);
         }
+    }
+
+    /**
+     * Whether something outside this JVM held the CPU for at least half the spike after the
+     * pause had ended. While the pause lasts the probe's thread is blocked by its JVM, so
+     * other processes that run on its CPU then only use time the probe could not: that part
+     * is the JVM's, and only what kept the probe from the CPU after the pause counts against
+     * the label. A GC known from its notification is placed to the millisecond only.
+     */
+    private static boolean othersHeldItAfter(JvmStall pause, TraceSession trace, ThreadResult t,
+            long startNanos, long from, long to, long latencyNs) {
+        long end = pause.offsetNs() + pause.durationNs() + ("gc".equals(pause.kind()) ? 1_000_000 : SLACK_NS);
+        if (end >= to) {
+            return false;
+        }
+        long outside = 0;
+        for (Culprit c : trace.culprits(t.cpu(), startNanos + Math.max(from, end), startNanos + to, t.tid())) {
+            if (!c.ownJvm()) {
+                outside += c.durationNs();
+            }
+        }
+        return outside * 2 >= latencyNs;
     }
 
     static JvmStall overlapping(List<JvmStall> stalls, long from, long to) {

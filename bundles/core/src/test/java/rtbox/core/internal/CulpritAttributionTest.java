@@ -91,6 +91,19 @@ class CulpritAttributionTest {
     }
 
     @Test
+    void otherProcessesUsingTheCpuDuringAGcDoNotMakeItTheirs() {
+        // jcmd GC.run: the probe is blocked for 68 ms and wakes as the GC ends; meanwhile other
+        // processes ran on its CPU. Still a JVM pause, naming none of them. (The fake trace
+        // answers the same culprits for the part after the pause too, so this spike ends with it.)
+        Spike s = new Spike(0, 500_000_000, 68_000_000, "", "");
+        JvmStall gc = new JvmStall(432_100_000, 67_900_000, "safepoint", "GenCollectFull");
+        Culprit other = new Culprit(Culprit.TASK, "java", 29383, 29380, "SCHED_OTHER", 0, false, 39_000_000);
+        Spike l = label(s, List.of(gc), trace(List.of(other, GC_THREAD)));
+        assertEquals(Attribution.JVM, l.cause());
+        assertEquals(List.of(GC_THREAD), l.culprits());
+    }
+
+    @Test
     void anInterruptIsNamed() {
         Spike s = new Spike(0, 500_000_000, 62_000_000, "", "");
         Spike l = label(s, List.of(), trace(List.of(IDE, KWORKER)));

@@ -24,9 +24,17 @@ final class CpuTimeline {
     private int lossCount;
     private long lossesTotal;
     private boolean lossOpen;
+    private long unknownSpans;
+    private long placed;
 
     // The state machine: the task on the CPU, and the interrupt contexts on top of it.
     private long task = -1;
+    /** The thread on the CPU as the last switch said (also for the idle task and the probe's, which are not kept). */
+    private int taskTid = -1;
+    /** The last wake-ups seen on this CPU (thread id, time), to place a switch the trace did not have. */
+    private final int[] wokenTid = new int[16];
+    private final long[] wokenAt = new long[16];
+    private int woken;
     private final long[] nested = new long[MAX_NESTING];
     private int depth;
     private long segmentStart = -1;
@@ -58,11 +66,44 @@ final class CpuTimeline {
     }
 
     /**
-     * A context switch: what ran so far was {@code prev} (known from the event even when
-     * the trace started in the middle of its run), from now on {@code next} runs.
-     * {@code keepNext} false for the idle task and the probe's threads.
+     * An event other than a switch, recorded while {@code tid} was the current thread (its
+     * common_pid). When that is not the thread the last switch put on the CPU, the switch
+     * is missing from the trace: it is placed at this CPU's previous event, so the error is
+     * at most the gap between two events (a tick, a probe's wake-up).
      */
-    void switched(long ts, long next, boolean keepNext) {
+    void current(long ts, int tid, long owner, boolean keep, long previousEventTs) {
+        if (segmentStart < 0 || tid == taskTid || depth != 0) {
+            return;
+        }
+        long at = Math.max(segmentStart, Math.min(previousEventTs, ts));
+        emit(task, segmentStart, at);
+        task = keep ? owner : -1;
+        taskTid = tid;
+        segmentStart = at;
+        placed++;
+    }
+
+    long placedSwitches() {
+        return placed;
+    }
+
+    /** A thread was woken (it may run on this CPU from now on). */
+    void woke(long ts, int tid) {
+        int i = woken++ % wokenTid.length;
+        wokenTid[i] = tid;
+        wokenAt[i] = ts;
+    }
+
+    /**
+     * A context switch: {@code prev} ran so far, from now on {@code next} runs.
+     * {@code keepPrev}/{@code keepNext} false for the idle task and the probe's threads.
+     * When {@code prev} is not the thread the last switch put on the CPU, a switch is
+     * missing from the trace (a kernel may leave some out: this VM's does for its own
+     * agent's threads): if {@code prev} was woken since, it ran from its wake-up (a woken
+     * RT thread preempts at once); otherwise who ran is unknown until now, and the window
+     * is marked so, as dropped events are.
+     */
+    void switched(long ts, int prevTid, long prev, boolean keepPrev, int nextTid, long next, boolean keepNext) {
         if (lossOpen) {
             // What ran since the loss was unknown up to here.
             losses[lossCount - 1] = ts;
@@ -71,12 +112,43 @@ final class CpuTimeline {
         if (segmentStart < 0) {
             // The first switch on this CPU: from here on the timeline is complete.
             keptFrom = ts;
-        } else if (depth == 0) {
+        } else if (depth == 0 && prevTid == taskTid) {
             emit(task, segmentStart, ts);
+        } else if (depth == 0) {
+            long wake = wokenSince(prevTid, segmentStart);
+            if (wake >= 0) {
+                emit(task, segmentStart, wake);
+                emit(keepPrev ? prev : -1, wake, ts);
+            } else {
+                unknown(segmentStart, ts);
+            }
         }
         task = keepNext ? next : -1;
+        taskTid = nextTid;
         depth = 0;
         segmentStart = ts;
+    }
+
+    private long wokenSince(int tid, long since) {
+        long at = -1;
+        for (int i = 0; i < Math.min(woken, wokenTid.length); i++) {
+            if (wokenTid[i] == tid && wokenAt[i] >= since && wokenAt[i] > at) {
+                at = wokenAt[i];
+            }
+        }
+        return at;
+    }
+
+    private void unknown(long from, long to) {
+        int i = lossCount < losses.length ? lossCount : losses.length - 2;
+        losses[i] = from;
+        losses[i + 1] = to;
+        lossCount = i + 2;
+        unknownSpans++;
+    }
+
+    long unknownSpans() {
+        return unknownSpans;
     }
 
     /** An interrupt handler or softirq starts on top of whatever ran. */

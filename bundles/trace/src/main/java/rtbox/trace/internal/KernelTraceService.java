@@ -33,9 +33,9 @@ public class KernelTraceService implements KernelTrace {
         @AttributeDefinition(description = "Kernel ring buffer per traced CPU, in KiB (buffer_size_kb).")
         int bufferSizeKb() default 2048;
 
-        @AttributeDefinition(description = "Intervals of who held a CPU kept per CPU (24 bytes each); the oldest "
-                + "are dropped beyond.")
-        int intervalsPerCpu() default 262144;
+        @AttributeDefinition(description = "Intervals of who held a CPU kept per CPU (24 bytes each, on the heap); "
+                + "the oldest are dropped beyond.")
+        int intervalsPerCpu() default 131072;
 
         @AttributeDefinition(description = "How often the reader empties the kernel's buffers, in ms.")
         int pollMs() default 10;

@@ -44,6 +44,8 @@ final class Session implements TraceSession {
     private volatile boolean stopping;
     private volatile boolean stopped;
     private boolean closed;
+    /** Removes the instance when the JVM exits during a run (SIGTERM, Ctrl-C): a run's own end never comes then. */
+    private Thread exitHook;
     private long startNanos, stopNanos, readerCpuNs, pages;
 
     private Session(TraceFs fs, TraceState state, Path instance, int[] cpus, TraceReader reader, int capacity,
@@ -86,6 +88,35 @@ final class Session implements TraceSession {
             throw new RtboxException("trace", "cannot record the trace instance in " + state.path() + ": "
                     + e.getMessage() + (why == null ? "" : "; " + why));
         }
+        Session[] made = new Session[1];
+        // Registered before the instance exists: a SIGTERM from here on removes it (closing the
+        // session's pipes first: an instance with open files cannot be removed).
+        Thread exitHook = new Thread(() -> {
+            // Waits for a start in progress (whose thread goes on while the JVM exits): removing
+            // the instance under it would leave the one it then makes.
+            synchronized (SETUP) {
+                if (made[0] != null) {
+                    made[0].close();
+                } else {
+                    TraceFs.removeInstance(instance);
+                    fs.unmountIfMine();
+                    state.delete();
+                }
+            }
+        }, "rtbox-trace-exit");
+        Runtime.getRuntime().addShutdownHook(exitHook);
+        synchronized (SETUP) {
+            return setUp(fs, state, instance, cpus, probePolicy, probePriority, bufferKb, capacity, pollNanos,
+                    restored, exitHook, made);
+        }
+    }
+
+    /** One session is set up at a time, and never while the JVM's exit hook removes one. */
+    private static final Object SETUP = new Object();
+
+    private static Session setUp(TraceFs fs, TraceState state, Path instance, int[] cpus, SchedPolicy probePolicy,
+            int probePriority, int bufferKb, int capacity, long pollNanos, List<String> restored, Thread exitHook,
+            Session[] made) throws RtboxException {
         Session s = null;
         try {
             fs.createInstance();
@@ -118,6 +149,8 @@ final class Session implements TraceSession {
                 throw new RtboxException("trace", "cannot read the trace's event formats: " + e.getMessage());
             }
             s = new Session(fs, state, instance, cpus, reader, capacity, pollNanos);
+            s.exitHook = exitHook;
+            made[0] = s;
             s.notes.addAll(restored);
             if (!missing.isEmpty()) {
                 s.notes.add("kernel trace without " + String.join(", ", missing) + ": interrupts are not all named");
@@ -138,11 +171,23 @@ final class Session implements TraceSession {
             if (s != null) {
                 s.close();
             } else {
+                removeHook(exitHook);
                 TraceFs.removeInstance(instance);
                 fs.unmountIfMine();
                 state.delete();
             }
             throw e;
+        }
+    }
+
+    private static void removeHook(Thread hook) {
+        if (hook == null) {
+            return;
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            // the JVM is exiting (the hook runs or ran), or it was never added
         }
     }
 
@@ -211,16 +256,21 @@ final class Session implements TraceSession {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        long lost = 0, intervals = 0;
+        long lost = 0, intervals = 0, unknown = 0, placed = 0;
         for (int c : cpus) {
             lost += timelines[c].lossesTotal();
             intervals += timelines[c].intervalsStored();
+            unknown += timelines[c].unknownSpans();
+            placed += timelines[c].placedSwitches();
         }
         double seconds = Math.max(1, stopNanos - startNanos) / 1e9;
         notes.add(String.format(Locale.ROOT, "kernel trace on CPU %s: %d events in %d pages, %d intervals kept;"
                 + " the reader used %.1f ms of CPU in %.1f s (%.2f %% of one CPU)%s", cpuList(), reader.events(), pages,
                 intervals, readerCpuNs / 1e6, seconds, readerCpuNs / 1e7 / seconds,
-                lost > 0 ? "; the kernel dropped " + lost + " events (spikes then carry no culprit)" : ""));
+                lost > 0 ? "; the kernel dropped " + lost + " events (spikes then carry no culprit)" : "")
+                + (unknown + placed > 0 ? "; " + (unknown + placed) + " switches were missing from the kernel's trace ("
+                        + placed + " placed by the next event's thread, " + unknown + " left unknown: no culprit there)"
+                        : ""));
     }
 
     private String cpuList() {
@@ -296,6 +346,9 @@ final class Session implements TraceSession {
         }
         stop();
         closed = true;
+        if (Thread.currentThread() != exitHook) {
+            removeHook(exitHook);
+        }
         for (int i = 0; i < fds.length; i++) {
             if (fds[i] >= 0) {
                 Posix.close(fds[i]);

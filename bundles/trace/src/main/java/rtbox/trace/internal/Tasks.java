@@ -29,6 +29,8 @@ final class Tasks {
         /** The policy looked up when the thread was last seen at priority {@link #policyPrio}. */
         String policy;
         int policyPrio = -1;
+        /** The kernel priority the trace last gave the thread (a switch or a wake-up). */
+        int lastPrio = 120;
 
         /** The thread's policy at trace priority {@code prio}: as seen then, or derived from it. */
         String policy(int prio) {

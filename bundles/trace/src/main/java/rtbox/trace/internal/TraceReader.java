@@ -39,7 +39,8 @@ final class TraceReader {
     private final int probePrio;
 
     // Event ids and field offsets (from the format files); -1 for an event not enabled.
-    private final int switchId, nextPid, nextPrio, nextComm, pidSize;
+    private final int switchId, nextPid, nextPrio, nextComm, prevPid, prevPrio, prevComm, pidSize;
+    private final int wakeupId, wakeupPid, wakeupPrio, wakeupComm, commonPid;
     private final int irqEntryId, irqExitId, irqField, irqName, irqExitField;
     private final int softEntryId, softExitId, vecField;
     private long events;
@@ -63,6 +64,15 @@ final class TraceReader {
         pidSize = sw.size("next_pid");
         nextPrio = sw.offset("next_prio");
         nextComm = sw.offset("next_comm");
+        prevPid = sw.offset("prev_pid");
+        prevPrio = sw.offset("prev_prio");
+        prevComm = sw.offset("prev_comm");
+        EventFormat wu = optional(events, "sched/sched_wakeup");
+        wakeupId = wu == null ? -1 : wu.id;
+        wakeupPid = wu == null ? 0 : wu.offset("pid");
+        wakeupPrio = wu == null ? 0 : wu.offset("prio");
+        wakeupComm = wu == null ? 0 : wu.offset("comm");
+        commonPid = sw.offset("common_pid");
         EventFormat ie = optional(events, "irq/irq_handler_entry");
         EventFormat ix = optional(events, "irq/irq_handler_exit");
         irqEntryId = ie == null || ix == null ? -1 : ie.id;
@@ -151,12 +161,12 @@ final class TraceReader {
                         off = end; // a damaged page: stop here rather than loop
                         continue;
                     }
-                    event(timeline, ts, off + 8);
+                    event(timeline, ts, off + 8, lastTs[0]);
                     off += 4 + len;
                     break;
                 default:
                     ts += delta;
-                    event(timeline, ts, off + 4);
+                    event(timeline, ts, off + 4, lastTs[0]);
                     off += 4 + typeLen * 4;
                     break;
             }
@@ -164,9 +174,18 @@ final class TraceReader {
         }
     }
 
-    private void event(CpuTimeline timeline, long ts, int data) {
+    private void event(CpuTimeline timeline, long ts, int data, long before) {
         events++;
         int type = page.getShort(data) & 0xffff;
+        if (type != switchId) {
+            // Every event names the thread that was current: a switch the trace lacks shows here.
+            int cur = page.getInt(data + commonPid);
+            if (cur != 0) {
+                Tasks.Task t = tasks.task(cur);
+                timeline.current(ts, cur, CpuTimeline.task(cur, t.lastPrio), !(t.ownJvm && t.lastPrio == probePrio),
+                        before);
+            }
+        }
         if (type == switchId) {
             int tid = pidSize == 8 ? (int) page.getLong(data + nextPid) : page.getInt(data + nextPid);
             int prio = page.getInt(data + nextPrio);
@@ -178,6 +197,7 @@ final class TraceReader {
                     t.comm = comm(data + nextComm);
                     t.commHash = hash;
                 }
+                t.lastPrio = prio;
                 keep = !(t.ownJvm && prio == probePrio);
                 if (keep && prio != t.policyPrio) {
                     // A new priority: look its policy up now, while the thread is there (FIFO
@@ -186,7 +206,35 @@ final class TraceReader {
                     t.policyPrio = prio;
                 }
             }
-            timeline.switched(ts, CpuTimeline.task(tid, prio), keep);
+            int prev = pidSize == 8 ? (int) page.getLong(data + prevPid) : page.getInt(data + prevPid);
+            int pprio = page.getInt(data + prevPrio);
+            boolean keepPrev = false;
+            if (prev != 0) {
+                // Known from its switch in, unless the trace did not have that one.
+                Tasks.Task pt = tasks.task(prev);
+                if (pt.comm == null) {
+                    pt.comm = comm(data + prevComm);
+                    pt.commHash = commHash(data + prevComm);
+                }
+                pt.lastPrio = pprio;
+                keepPrev = !(pt.ownJvm && pprio == probePrio);
+                if (keepPrev && pprio != pt.policyPrio) {
+                    pt.policy = Tasks.policy(prev, pprio);
+                    pt.policyPrio = pprio;
+                }
+            }
+            timeline.switched(ts, prev, CpuTimeline.task(prev, pprio), keepPrev, tid, CpuTimeline.task(tid, prio), keep);
+        } else if (type == wakeupId) {
+            int tid = pidSize == 8 ? (int) page.getLong(data + wakeupPid) : page.getInt(data + wakeupPid);
+            if (tid != 0) {
+                Tasks.Task t = tasks.task(tid);
+                t.lastPrio = page.getInt(data + wakeupPrio);
+                if (t.comm == null) {
+                    t.comm = comm(data + wakeupComm);
+                    t.commHash = commHash(data + wakeupComm);
+                }
+            }
+            timeline.woke(ts, tid);
         } else if (type == irqEntryId) {
             int irq = page.getInt(data + irqField);
             if (!tasks.hasIrqName(irq)) {

@@ -17,18 +17,40 @@ class CpuTimelineTest {
         return m;
     }
 
+    private static void sw(CpuTimeline t, long ts, int prevTid, long prev, long next, boolean keepNext) {
+        t.switched(ts, prevTid, prev, true, CpuTimeline.id(next), next, keepNext);
+    }
+
+    @Test
+    void aSwitchTheTraceDidNotHaveIsPlacedAtTheWakeUpOrLeftUnknown() {
+        CpuTimeline t = new CpuTimeline(16);
+        long agent = CpuTimeline.task(77, 110), spinner = CpuTimeline.task(99, 0), other = CpuTimeline.task(5, 120);
+        sw(t, 100, 1, CpuTimeline.task(1, 120), agent, true);
+        t.woke(200, 99);
+        // No switch agent -> spinner in the trace; the spinner's switch out says it ran.
+        sw(t, 5200, 99, spinner, agent, true);
+        Map<Long, Long> m = sums(t, 0, 6000);
+        assertEquals(100, m.get(agent));
+        assertEquals(5000, m.get(spinner));
+        assertFalse(t.lostIn(0, 5200));
+        // A thread switched out that was neither on the CPU nor woken: unknown since the last switch.
+        sw(t, 9000, 5, other, agent, true);
+        assertTrue(t.lostIn(6000, 7000));
+        assertFalse(sums(t, 5300, 8900).containsKey(agent));
+    }
+
     @Test
     void anInterruptsTimeIsNotTheTasks() {
         CpuTimeline t = new CpuTimeline(16);
         long a = CpuTimeline.task(42, 0), irq = CpuTimeline.irq(14), soft = CpuTimeline.softirq(3);
-        t.switched(100, a, true);
+        sw(t, 100, 7, CpuTimeline.task(7, 120), a, true);
         t.enter(200, irq);
         t.exit(260, irq);
         t.enter(300, soft);
         t.enter(310, irq);
         t.exit(320, irq);
         t.exit(400, soft);
-        t.switched(1000, CpuTimeline.task(0, 120), false);
+        sw(t, 1000, 42, a, CpuTimeline.task(0, 120), false);
         t.flush(2000);
         Map<Long, Long> m = sums(t, 0, 5000);
         assertEquals(100 + 40 + 600, m.get(a));
@@ -44,7 +66,7 @@ class CpuTimelineTest {
     void theRingKeepsTheNewestAndSaysFromWhen() {
         CpuTimeline t = new CpuTimeline(4);
         for (int i = 0; i < 10; i++) {
-            t.switched(i * 100, CpuTimeline.task(i + 1, 0), true);
+            sw(t, i * 100, i, CpuTimeline.task(i, 0), CpuTimeline.task(i + 1, 0), true);
         }
         t.flush(1000);
         assertEquals(10, t.intervalsStored());
