@@ -7,7 +7,7 @@ const fields = ["appliance", "serial", "model", "plan"];
 const form = h("form", { class: "filters", id: "runs-form" },
   fields.map((f) => h("label", {}, f, h("input", { name: f, id: f, value: param(f) || "", size: 12 }))),
   h("label", {}, "verdict", h("select", { name: "verdict", id: "verdict" },
-    ["", "PASS", "FAIL", "INCONCLUSIVE", "ERROR"].map((v) => h("option", { value: v, selected: v === (param("verdict") || "") }, v || "any")))),
+    ["", "PASS", "FAIL", "INCONCLUSIVE", "ERROR", "MEASURED"].map((v) => h("option", { value: v, selected: v === (param("verdict") || "") }, v || "any")))),
   h("button", { type: "submit" }, "filter"));
 const out = h("div", { id: "runs" });
 page.append(form, out);

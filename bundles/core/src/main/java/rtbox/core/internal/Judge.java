@@ -16,6 +16,9 @@ import rtbox.core.Thresholds;
  * Turns figures and thresholds into a verdict. A failed check whose worst sample was
  * a JVM pause proves nothing about the machine, so the run is INCONCLUSIVE, not
  * FAIL; so is a passed run in which the JVM stalled for longer than its budget.
+ * Without a latency threshold (max, p99, p99.9) there is nothing to pass: the run is
+ * MEASURED, never PASS, whatever the other checks (overflows, missed deadlines, the
+ * JVM's budget) said; a failed one of those is still a FAIL, since the user asked for it.
  */
 final class Judge {
     private Judge() {
@@ -56,6 +59,18 @@ final class Judge {
         if (failed) {
             return new Verdict(Outcome.FAIL, checks, failedList(checks));
         }
+        if (!hasLatencyThreshold(t)) {
+            StringBuilder why = new StringBuilder(checks.stream().anyMatch(c -> !c.metric().equals("jvm_stall_us"))
+                    ? "no latency thresholds given" : "no thresholds given");
+            if (!r.complete()) {
+                why.append("; the run was stopped before its end");
+            }
+            if (jvmOverBudget) {
+                why.append("; the JVM stalled for ").append(longestJvm / 1000).append(" us (budget ")
+                        .append(t.jvmStallBudgetUs()).append(" us), so the worst figures may be the JVM's");
+            }
+            return new Verdict(Outcome.MEASURED, checks, why.toString());
+        }
         // A run cut short proves nothing either way, whatever else happened in it: say that first.
         if (!r.complete()) {
             return new Verdict(Outcome.INCONCLUSIVE, checks, "the run was stopped before its end");
@@ -64,7 +79,12 @@ final class Judge {
             return new Verdict(Outcome.INCONCLUSIVE, checks, "the JVM stalled for " + longestJvm / 1000
                     + " us, over the budget of " + t.jvmStallBudgetUs() + " us: rerun");
         }
-        return new Verdict(Outcome.PASS, checks, checks.isEmpty() ? "no thresholds set" : "all thresholds met");
+        return new Verdict(Outcome.PASS, checks, "all thresholds met");
+    }
+
+    /** Whether a latency threshold was given: the only kind that makes a PASS mean "meets real-time". */
+    static boolean hasLatencyThreshold(Thresholds t) {
+        return t.maxLatencyUs() >= 0 || t.p99Us() >= 0 || t.p999Us() >= 0;
     }
 
     private static String failedList(List<Check> checks) {

@@ -67,6 +67,49 @@ class JudgeAndAttributionTest {
     }
 
     @Test
+    void noThresholdsIsMeasuredNeverPass() {
+        // The case: a 3.5 ms worst case and no thresholds must not read as PASS.
+        var v = Judge.judge(result(thread(50_000, 3_500_000)), new Thresholds(-1, -1, -1, -1, -1, 1000), List.of());
+        assertEquals(Outcome.MEASURED, v.outcome());
+        assertEquals("no thresholds given", v.reason());
+        assertEquals(0, v.exitCode());
+    }
+
+    @Test
+    void onlyNonLatencyChecksMetIsStillMeasured() {
+        var v = Judge.judge(result(thread(50_000, 200_000)), new Thresholds(-1, -1, -1, 0, 0, -1), List.of());
+        assertEquals(Outcome.MEASURED, v.outcome());
+        assertEquals("no latency thresholds given", v.reason());
+        assertEquals(2, v.checks().size());
+    }
+
+    @Test
+    void aFailedNonLatencyCheckIsStillAFail() {
+        ThreadResult t = thread(50_000, 200_000);
+        t = new ThreadResult(0, 1, 123, "fifo", 99, 100, 7, t.latency(), t.corrected(), List.of(), 0);
+        var v = Judge.judge(result(t), new Thresholds(-1, -1, -1, -1, 0, -1), List.of());
+        assertEquals(Outcome.FAIL, v.outcome());
+    }
+
+    @Test
+    void measuredRunSaysTheJvmStalledAndThatItWasStopped() {
+        ProbeResult stopped = new ProbeResult("timer", "", "CLOCK_MONOTONIC", 0, 1_000_000_000, false,
+                List.of(thread(50_000, 200_000)), Map.of(), List.of());
+        var v = Judge.judge(stopped, new Thresholds(-1, -1, -1, -1, -1, 1000),
+                List.of(new JvmStall(0, 5_000_000, "safepoint", "x")));
+        assertEquals(Outcome.MEASURED, v.outcome());
+        assertEquals("no thresholds given; the run was stopped before its end; the JVM stalled for 5000 us "
+                + "(budget 1000 us), so the worst figures may be the JVM's", v.reason());
+    }
+
+    @Test
+    void measuredRanksBetweenPassAndInconclusive() {
+        assertEquals(Outcome.MEASURED, Outcome.worst(List.of(Outcome.PASS, Outcome.MEASURED)));
+        assertEquals(Outcome.INCONCLUSIVE, Outcome.worst(List.of(Outcome.MEASURED, Outcome.INCONCLUSIVE)));
+        assertEquals(Outcome.PASS, Outcome.worst(List.of(Outcome.PASS)));
+    }
+
+    @Test
     void worstSpikeFromTheJvmIsInconclusiveNotFail() {
         Spike jvm = new Spike(0, 500_000_000, 2_000_000, Attribution.JVM, "safepoint G1");
         var v = Judge.judge(result(thread(50_000, 2_000_000, jvm)), new Thresholds(1000, -1, -1, -1, -1, -1),

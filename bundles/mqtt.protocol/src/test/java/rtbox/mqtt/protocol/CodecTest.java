@@ -88,6 +88,16 @@ class CodecTest {
     }
 
     @Test
+    void measuredWithoutThresholdsTravelsAsMeasured() throws Exception {
+        Result plan = new Result("a1", T, "r1", 5, null, Outcome.MEASURED, "no thresholds given", true, T, T,
+                null, null, new PlanOutcome("smoke", "complete", 1, 1, List.of(
+                        new CellLine(1, "idle", 2, Outcome.MEASURED, 80, 0, 0)), null));
+        assertEquals(plan, roundTrip(plan));
+        assertTrue(new String(Codec.encode(plan), java.nio.charset.StandardCharsets.UTF_8)
+                .contains("\"verdict\":\"MEASURED\""));
+    }
+
+    @Test
     void planResultAndAFailedOne() throws Exception {
         Result plan = new Result("a1", T, "r1", 5, null, Outcome.FAIL, "cell 2 failed", true, T, T,
                 null, null, new PlanOutcome("smoke", "complete", 2, 2, List.of(

@@ -53,7 +53,8 @@ final class Verdicts {
     /**
      * Overall: FAIL if any cell failed (a failure is evidence even in a partial run);
      * else ERROR if a cell could not run; else INCONCLUSIVE if a cell was, or if cells
-     * are missing (stopped, interrupted); else PASS.
+     * are missing (stopped, interrupted); else MEASURED if any cell had no latency
+     * threshold (a plan is a PASS only when every cell was judged and passed); else PASS.
      */
     static Verdict overall(List<CellResult> cells, int planned, String state) {
         List<String> failed = names(cells, Outcome.FAIL), errors = names(cells, Outcome.ERROR),
@@ -73,7 +74,16 @@ final class Verdicts {
         if (cells.size() < planned) {
             return new Verdict(Outcome.INCONCLUSIVE, List.of(), "only " + cells.size() + " of " + planned + " cells ran ("
                     + (PlanRun.INTERRUPTED.equals(state) ? "the run was killed or the power cut" : "stopped")
-                    + "); those passed");
+                    + "); none of those failed");
+        }
+        List<String> measured = names(cells, Outcome.MEASURED);
+        if (!cells.isEmpty() && measured.size() == cells.size()) {
+            return new Verdict(Outcome.MEASURED, List.of(), "no thresholds given");
+        }
+        if (!measured.isEmpty()) {
+            return new Verdict(Outcome.MEASURED, List.of(), count(measured, cells) + " without latency thresholds"
+                    + " (measured, not judged): " + String.join(", ", measured) + "; the other "
+                    + (cells.size() - measured.size()) + " passed");
         }
         return new Verdict(Outcome.PASS, List.of(), "all " + planned + (planned == 1 ? " cell" : " cells") + " passed");
     }

@@ -145,7 +145,7 @@ class PlanServiceTest {
         assertEquals(PlanRun.STOPPED, run.state());
         assertEquals(1, run.cells().size());
         assertEquals(Outcome.INCONCLUSIVE, run.verdict().outcome());
-        assertEquals("only 1 of 3 cells ran (stopped); those passed", run.verdict().reason());
+        assertEquals("only 1 of 3 cells ran (stopped); none of those failed", run.verdict().reason());
         assertTrue(PlanReports.table(run).contains("NOT RUN"));
         Plans.History h = service.history();
         assertEquals(PlanRun.STOPPED, h.runs().get(0).state());
