@@ -26,8 +26,12 @@ import rtbox.trace.TraceSession;
  * it is made, and removed (and the state file deleted) by {@link #close()}.
  */
 final class Session implements TraceSession {
-    /** Events enabled; sched_switch is the one without which there is no trace. */
-    static final String[] EVENTS = {"sched/sched_switch", "sched/sched_wakeup", "sched/sched_waking",
+    /**
+     * Events enabled; sched_switch is the one without which there is no trace. Not
+     * sched_waking: it marks the same wake-up as sched_wakeup a moment earlier, and every
+     * event is a cost on the probe's own CPU (two more per probe cycle with both).
+     */
+    static final String[] EVENTS = {"sched/sched_switch", "sched/sched_wakeup",
         "irq/irq_handler_entry", "irq/irq_handler_exit", "irq/softirq_entry", "irq/softirq_exit"};
 
     private final TraceFs fs;
