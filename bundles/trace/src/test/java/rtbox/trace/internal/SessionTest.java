@@ -40,7 +40,9 @@ class SessionTest {
             return;
         }
         Path instance = TraceFs.mounted().resolve("instances/rtbox-" + ProcessHandle.current().pid());
-        long[] window = new long[2];
+        // Three spins: on this shared VM another tenant's load may take one of them (the kernel's
+        // fair server runs starved normal threads even beside SCHED_FIFO 99); one must be clean.
+        long[] windows = new long[6];
         int[] tid = new int[1];
         java.util.concurrent.CountDownLatch spinEnded = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
@@ -57,14 +59,16 @@ class SessionTest {
                 tid[0] = Sched.gettid();
                 // The trace knows a priority from the switch that puts a thread on the CPU:
                 // sleep once, so that the spin starts with one at FIFO 99.
-                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
-                long start = System.nanoTime();
-                long end = start + 5_000_000L;
-                while (System.nanoTime() < end) {
-                    Thread.onSpinWait();
+                for (int k = 0; k < 3; k++) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(1_000_000L);
+                    long start = System.nanoTime();
+                    long end = start + 5_000_000L;
+                    while (System.nanoTime() < end) {
+                        Thread.onSpinWait();
+                    }
+                    windows[2 * k] = start;
+                    windows[2 * k + 1] = System.nanoTime();
                 }
-                window[0] = start;
-                window[1] = System.nanoTime();
                 spinEnded.countDown();
                 try {
                     // Alive until asked about, as a real culprit usually is (its policy is looked up then).
@@ -78,22 +82,31 @@ class SessionTest {
             spinEnded.await();
             Thread.sleep(50);
             s.stop();
-            assertTrue(s.covers(cpu, window[0], window[1]), s.notes().toString());
-            List<Culprit> culprits = s.culprits(cpu, window[0], window[1], -1);
-            assertFalse(culprits.isEmpty(), s.notes().toString());
-            Culprit top = culprits.get(0);
-            assertEquals(Culprit.TASK, top.kind(), culprits.toString());
-            assertEquals("spin-test", top.name(), culprits.toString());
-            assertEquals(tid[0], top.id());
-            assertEquals(ProcessHandle.current().pid(), top.pid());
-            assertTrue(top.ownJvm());
-            assertEquals("SCHED_FIFO", top.policy());
-            assertEquals(99, top.priority());
-            long spun = window[1] - window[0];
-            assertTrue(Math.abs(top.durationNs() - spun) < spun / 20, top + " vs spun " + spun / 1000 + " us");
+            List<List<Culprit>> seen = new java.util.ArrayList<>();
+            boolean clean = false;
+            for (int k = 0; k < 3; k++) {
+                long from = windows[2 * k], to = windows[2 * k + 1];
+                List<Culprit> culprits = s.culprits(cpu, from, to, -1);
+                seen.add(culprits);
+                if (!s.covers(cpu, from, to) || culprits.isEmpty()) {
+                    continue;
+                }
+                Culprit top = culprits.get(0);
+                long spun = to - from;
+                if (top.name().equals("spin-test") && Math.abs(top.durationNs() - spun) < spun / 20) {
+                    clean = true;
+                    assertEquals(Culprit.TASK, top.kind());
+                    assertEquals(tid[0], top.id());
+                    assertEquals(ProcessHandle.current().pid(), top.pid());
+                    assertTrue(top.ownJvm());
+                    assertEquals("SCHED_FIFO", top.policy());
+                    assertEquals(99, top.priority());
+                }
+            }
+            assertTrue(clean, "one of three spins named with its time: " + seen + " " + s.notes());
             assertTrue(s.notes().stream().anyMatch(n -> n.contains("the reader used")), s.notes().toString());
             // Excluding the thread (as the probe's own) leaves it out.
-            assertTrue(s.culprits(cpu, window[0], window[1], tid[0]).stream().noneMatch(c -> c.id() == tid[0]));
+            assertTrue(s.culprits(cpu, windows[0], windows[5], tid[0]).stream().noneMatch(c -> c.id() == tid[0]));
         } finally {
             done.countDown();
             s.close();
