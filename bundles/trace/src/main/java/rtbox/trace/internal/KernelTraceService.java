@@ -37,6 +37,10 @@ public class KernelTraceService implements KernelTrace {
                 + "the oldest are dropped beyond.")
         int intervalsPerCpu() default 131072;
 
+        @AttributeDefinition(description = "At most this many intervals kept over all traced CPUs (the heap is "
+                + "48 MB on the board): a run on many CPUs keeps fewer per CPU.")
+        int intervalsTotal() default 262144;
+
         @AttributeDefinition(description = "How often the reader empties the kernel's buffers, in ms.")
         int pollMs() default 10;
 
@@ -81,6 +85,7 @@ public class KernelTraceService implements KernelTrace {
             throw new RtboxException("trace", "the kernel trace is off (rtbox.trace enabled=false)");
         }
         return Session.start(state, cpus, probePolicy, probePriority, Math.max(16, c.bufferSizeKb()),
-                Math.max(1024, c.intervalsPerCpu()), Math.max(1, c.pollMs()) * 1_000_000L);
+                Math.max(1024, Math.min(c.intervalsPerCpu(), c.intervalsTotal() / Math.max(1, cpus.length))),
+                Math.max(1, c.pollMs()) * 1_000_000L);
     }
 }
