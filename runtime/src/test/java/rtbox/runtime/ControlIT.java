@@ -118,6 +118,11 @@ class ControlIT {
                     + appliance.err);
             Thread.sleep(200);
         }
+        // The live stream, as the Live run page reads it.
+        java.util.List<String> events = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        java.util.concurrent.CompletableFuture<?> stream = admin.http.sendAsync(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://127.0.0.1:" + control.port + "/api/v1/events?appliance=a1")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofLines()).thenAccept(r -> r.body().forEach(events::add));
         ControlServer.Client.Response started = admin.post("/starts",
                 "{\"plan\":\"short\",\"targets\":[{\"appliance\":\"a1\",\"serial\":\"SN-0001\",\"model\":\"X20\"}]}");
         assertEquals(200, started.status(), started.body());
@@ -134,6 +139,14 @@ class ControlIT {
             Thread.sleep(500);
         }
         assertNotNull(detail);
+        end = System.currentTimeMillis() + 10_000;
+        while (!events.contains("event: result") && System.currentTimeMillis() < end) {
+            Thread.sleep(100);
+        }
+        stream.cancel(true);
+        for (String e : new String[] {"event: status", "event: progress", "event: cell", "event: result"}) {
+            assertTrue(events.contains(e), e + " not in the event stream: " + events);
+        }
         assertFalse(detail.get("verdict").isJsonNull(), "no result stored: " + detail);
         JsonObject m = detail.getAsJsonObject("messages");
         assertEquals(5, m.get("received").getAsInt(), m.toString());

@@ -39,7 +39,8 @@ final class Commander {
         c.addProperty("requestId", requestId);
         c.addProperty("expires", Instant.now().plusSeconds(60).toString());
         c.addProperty("appliance", appliance);
-        CompletableFuture<JsonObject> f = new CompletableFuture<>();
+        // An appliance that never answers must not keep its entry: given up after two minutes.
+        CompletableFuture<JsonObject> f = new CompletableFuture<JsonObject>().orTimeout(120, TimeUnit.SECONDS);
         pending.put(requestId, f);
         f.whenComplete((r, e) -> pending.remove(requestId));
         try {

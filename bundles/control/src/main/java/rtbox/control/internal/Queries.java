@@ -100,10 +100,11 @@ final class Queries {
             counts.addProperty("online", 0);
             counts.addProperty("busy", 0);
             counts.addProperty("offline", 0);
-            for (Object[] r : Sql.list(c, "SELECT CASE WHEN state = 'offline' THEN 'offline' WHEN busy THEN 'busy'"
-                    + " ELSE 'online' END AS s, COUNT(*) FROM appliance" + countWhere + " GROUP BY 1",
-                    rs -> new Object[] {rs.getString(1), rs.getLong(2)}, countParams.toArray())) {
-                counts.addProperty((String) r[0], (Long) r[1]);
+            for (Object[] r : Sql.list(c, "SELECT state, busy, COUNT(*) FROM appliance" + countWhere
+                    + " GROUP BY state, busy", rs -> new Object[] {"offline".equals(rs.getString(1)) ? "offline"
+                        : rs.getBoolean(2) ? "busy" : "online", rs.getLong(3)}, countParams.toArray())) {
+                String k = (String) r[0];
+                counts.addProperty(k, counts.get(k).getAsLong() + (Long) r[1]);
             }
             o.add("counts", counts);
             List<Object> pp = new ArrayList<>(p);
