@@ -77,6 +77,16 @@ public final class Reports {
         return b.toString();
     }
 
+    /**
+     * The rtbox that measured {@code r} (its system info carries the version and commit),
+     * e.g. {@code rtbox 0.1.0.202612030910 (git 5d51b53)}; this one's for a report without them.
+     */
+    public static String version(RunReport r) {
+        Map<String, String> v = r.system() == null ? Map.of() : r.system().values();
+        return v.containsKey("rtbox_version") ? "rtbox " + v.get("rtbox_version") + " (git "
+                + v.getOrDefault("rtbox_commit", "unknown") + ")" : Build.describe();
+    }
+
     private static long intervalUs(RunReport r) {
         Double i = r.result().figures().get("interval_us");
         return i == null ? 0 : i.longValue();
@@ -92,7 +102,7 @@ public final class Reports {
         root.addProperty("file_version", 1);
         // rt-tests writes these two keys with a trailing colon; parsers match them as they are.
         root.addProperty("cmdline:", r.command());
-        root.addProperty("rt_test_version:", "rtbox");
+        root.addProperty("rt_test_version:", version(r));
         root.addProperty("start_time", date(r.startedEpochMs()));
         root.addProperty("end_time", date(r.endedEpochMs()));
         root.addProperty("return_code", r.verdict().exitCode());

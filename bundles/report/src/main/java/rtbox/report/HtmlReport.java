@@ -131,7 +131,9 @@ public final class HtmlReport {
                 .append(esc(r.verdict().reason())).append("</p>\n");
         b.append("<p>").append(esc(command(r, planFile))).append("<br>").append(esc(r.system().get("release")))
                 .append(", ").append(esc(r.system().get("preemption"))).append(", ")
-                .append(esc(r.system().get("cpu_model"))).append("</p>\n");
+                .append(esc(r.system().get("cpu_model"))).append("<br><span class=\"rtbox-version\">measured by rtbox ")
+                .append(esc(r.system().get("rtbox_version"))).append(" (git ").append(esc(r.system().get("rtbox_commit")))
+                .append(")</span></p>\n");
         b.append("<div data-plot=\"histogram\" data-cell=\"").append(index).append("\"></div>\n");
         b.append("<div data-plot=\"spikes\" data-cell=\"").append(index).append("\"></div>\n");
         b.append(spikeList(r));

@@ -87,6 +87,8 @@ public class Cli implements Callable<Integer> {
         for (Object command : extraCommands) {
             cl.addSubcommand(command);
         }
+        cl.addSubcommand("help", new CommandLine.HelpCommand());
+        HelpOptions.addEverywhere(cl);
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
@@ -94,8 +96,9 @@ public class Cli implements Callable<Integer> {
             return ERROR;
         });
         cl.setParameterExceptionHandler((e, a) -> {
-            err.println("rtbox: error: " + e.getMessage());
-            e.getCommandLine().usage(err);
+            // The mistake, "did you mean" and where help is: not the whole usage, which buries
+            // the one line that matters.
+            Suggestions.print(e, err);
             return ERROR;
         });
         int code = cl.execute(args);

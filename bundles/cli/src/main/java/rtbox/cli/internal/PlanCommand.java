@@ -57,6 +57,21 @@ class PlanCommand implements Callable<Integer> {
         return p;
     }
 
+    /** A plan file that is not there, said as such (not as a parse problem), or null when it is readable. */
+    static String unreadable(Path file) {
+        if (!Files.exists(file)) {
+            return "plan file " + file + " does not exist" + (file.isAbsolute() ? "" : " (looked in "
+                    + file.toAbsolutePath().getParent() + ")");
+        }
+        if (Files.isDirectory(file)) {
+            return "plan file " + file + " is a directory, not a plan";
+        }
+        if (!Files.isReadable(file)) {
+            return "plan file " + file + " cannot be read (permission denied)";
+        }
+        return null;
+    }
+
     static int problems(PrintWriter err, RtboxException e, Path file) {
         if (e instanceof PlanException) {
             PlanException pe = (PlanException) e;
@@ -86,6 +101,11 @@ class PlanCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
+            String missing = unreadable(file);
+            if (missing != null) {
+                spec.commandLine().getErr().println("rtbox: error: " + missing);
+                return Cli.ERROR;
+            }
             try {
                 List<String> cells = plans(plans).check(file);
                 out.println(file + ": OK, " + cells.size() + (cells.size() == 1 ? " cell" : " cells") + ":");
@@ -122,6 +142,11 @@ class PlanCommand implements Callable<Integer> {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
             boolean tty = !quiet && System.console() != null;
+            String missing = unreadable(file);
+            if (missing != null) {
+                err.println("rtbox: error: " + missing);
+                return Cli.ERROR;
+            }
             PlanRun run;
             try {
                 run = plans(plans).run(file, new Plans.Listener() {

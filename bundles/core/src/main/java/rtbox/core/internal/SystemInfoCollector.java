@@ -24,13 +24,30 @@ final class SystemInfoCollector {
     private SystemInfoCollector() {
     }
 
+    /** The machine as uname -m (and cyclictest) say it: x86_64, i686, aarch64; not Java's amd64. */
+    static String machine() {
+        String arch = read("/proc/sys/kernel/arch");
+        return "unknown".equals(arch) ? unameMachine(System.getProperty("os.arch")) : arch;
+    }
+
+    static String unameMachine(String javaArch) {
+        switch (javaArch) {
+            case "amd64": return "x86_64";
+            case "x86": case "i386": return "i686";
+            case "arm": return "armv7l";
+            default: return javaArch;
+        }
+    }
+
     static SystemInfo collect() {
         Map<String, String> v = new LinkedHashMap<>();
+        v.put("rtbox_version", rtbox.core.Build.version());
+        v.put("rtbox_commit", rtbox.core.Build.commit());
         v.put("sysname", System.getProperty("os.name"));
         v.put("nodename", read("/proc/sys/kernel/hostname"));
         v.put("release", read("/proc/sys/kernel/osrelease"));
         v.put("version", read("/proc/sys/kernel/version"));
-        v.put("machine", System.getProperty("os.arch"));
+        v.put("machine", machine());
         v.put("preemption", preemptionModel(v.get("version")));
         v.put("realtime", "1".equals(read("/sys/kernel/realtime")) ? "1" : "0");
         v.put("clocksource", read("/sys/devices/system/clocksource/clocksource0/current_clocksource"));

@@ -91,6 +91,7 @@ public final class Codec {
         }
         o.addProperty("outbox_messages", s.outboxMessages());
         o.addProperty("outbox_bytes", s.outboxBytes());
+        o.addProperty("rtbox_version", s.rtboxVersion());
         return o;
     }
 
@@ -401,7 +402,7 @@ public final class Codec {
                 online ? o.strings("probes") : o.optStrings("probes"),
                 online ? o.strings("workloads") : o.optStrings("workloads"),
                 online ? Long.valueOf(o.lng("outbox_messages")) : o.optLng("outbox_messages"),
-                online ? Long.valueOf(o.lng("outbox_bytes")) : o.optLng("outbox_bytes"));
+                online ? Long.valueOf(o.lng("outbox_bytes")) : o.optLng("outbox_bytes"), o.optStr("rtbox_version"));
     }
 
     private static String run(Json.Obj o) throws ProtocolException {

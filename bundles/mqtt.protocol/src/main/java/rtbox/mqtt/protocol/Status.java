@@ -8,12 +8,21 @@ import java.util.List;
  * doing, or {@code offline} (its last will, or a clean stop). The fields after
  * {@code since} are given when online and null when offline; {@code run} and the fields
  * of the run (probe for a single run; plan, cell, cells, cellPercent for a plan) only while
- * busy.
+ * busy. {@code rtboxVersion} (since 1.1): the appliance's rtbox and the git commit it was
+ * built from, e.g. {@code rtbox 0.1.0.202612030910 (git 5d51b53)}; null from an older one.
  */
 public record Status(String appliance, Instant timestamp, String state, Instant since, Boolean busy, String run,
         String probe, String plan, Integer cell, Integer cells, Long cellPercent, List<String> probes,
-        List<String> workloads, Long outboxMessages, Long outboxBytes) implements Message {
+        List<String> workloads, Long outboxMessages, Long outboxBytes, String rtboxVersion) implements Message {
     public static final String ONLINE = "online", OFFLINE = "offline";
+
+    /** A status without the appliance's version (as 1.0 had it). */
+    public Status(String appliance, Instant timestamp, String state, Instant since, Boolean busy, String run,
+            String probe, String plan, Integer cell, Integer cells, Long cellPercent, List<String> probes,
+            List<String> workloads, Long outboxMessages, Long outboxBytes) {
+        this(appliance, timestamp, state, since, busy, run, probe, plan, cell, cells, cellPercent, probes, workloads,
+                outboxMessages, outboxBytes, null);
+    }
 
     /** The offline status (the last will). */
     public static Status offline(String appliance, Instant timestamp, Instant since) {

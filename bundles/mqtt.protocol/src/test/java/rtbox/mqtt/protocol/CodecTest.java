@@ -47,8 +47,10 @@ class CodecTest {
     @Test
     void statusOnlineAndOffline() throws Exception {
         Status on = new Status("a1", T, "online", T, true, "r1", null, "smoke", 2, 3, 40L, List.of("timer"),
-                List.of("pipe"), 0L, 0L);
+                List.of("pipe"), 0L, 0L, "rtbox 0.1.0 (git 5d51b53)");
         assertEquals(on, roundTrip(on));
+        assertTrue(new String(Codec.encode(on), java.nio.charset.StandardCharsets.UTF_8)
+                .contains("\"rtbox_version\":\"rtbox 0.1.0 (git 5d51b53)\""));
         Status off = Status.offline("a1", T, T);
         Status back = roundTrip(off);
         assertEquals(off, back);

@@ -381,7 +381,7 @@ public class Appliance implements MqttCallbackExtended {
                 plan ? s.cells : null, plan ? Math.round(s.fraction * 100) : null,
                 java.util.List.copyOf(new java.util.TreeSet<>(runner.probes())),
                 java.util.List.copyOf(new java.util.TreeSet<>(runner.workloads())), (long) outbox.size(),
-                outbox.bytes());
+                outbox.bytes(), rtbox.core.Build.describe());
     }
 
     // ---- commands (rtbox-mqtt-cmd) ----

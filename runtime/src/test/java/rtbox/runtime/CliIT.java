@@ -1,0 +1,122 @@
+package rtbox.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+
+/**
+ * What an RT engineer types first (issue 16): help on every command, the version and the
+ * commit it was built from, "did you mean" for a typo, a missing file said as such, and no
+ * PASS for a run nobody gave a threshold.
+ */
+class CliIT {
+    @TempDir
+    Path home;
+    private int runs;
+
+    private Rtbox.Result rtbox(String... args) throws Exception {
+        try (Rtbox r = new Rtbox(home.resolve("h" + runs++))) {
+            return r.run(120, args);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "--help                 | Usage: rtbox",
+        "-h                     | Usage: rtbox",
+        "help                   | Usage: rtbox",
+        "help run               | Usage: rtbox run",
+        "run --help             | Usage: rtbox run",
+        "plan --help            | Usage: rtbox plan",
+        "plan check --help      | Usage: rtbox plan check",
+        "plan run -h            | Usage: rtbox plan run",
+        "probes -h              | Usage: rtbox probes",
+        "results --help         | Usage: rtbox results",
+        "ctl --help             | Usage: rtbox ctl",
+        "ctl list --help        | Usage: rtbox ctl list",
+        "job --help             | Usage: rtbox job",
+    })
+    void helpEverywhere(String args) throws Exception {
+        String[] a = args.trim().split("\\s+");
+        Rtbox.Result r = rtbox(a);
+        assertEquals(0, r.exitCode(), args + ": " + r.stdout() + r.stderr());
+        assertTrue(r.stdout().contains(usageOf(a)), args + ": " + r.stdout());
+    }
+
+    private static String usageOf(String[] a) {
+        StringBuilder b = new StringBuilder("Usage: rtbox");
+        for (String s : a) {
+            if (!s.startsWith("-") && !s.equals("help")) {
+                b.append(' ').append(s);
+            }
+        }
+        return b.toString();
+    }
+
+    @Test
+    void versionSaysTheCommit() throws Exception {
+        for (String v : new String[] {"--version", "-V"}) {
+            Rtbox.Result r = rtbox(v);
+            assertEquals(0, r.exitCode(), r.stderr());
+            assertTrue(r.stdout().matches("(?s)rtbox \\d+\\.\\d+\\.\\d+\\S* \\(git [0-9a-f]{7}.*\\).*"), r.stdout());
+        }
+    }
+
+    @Test
+    void typosGetASuggestionNotTheWholeUsage() throws Exception {
+        Rtbox.Result cmd = rtbox("rnu", "timer");
+        assertEquals(2, cmd.exitCode());
+        assertTrue(cmd.stderr().contains("unknown command 'rnu'") && cmd.stderr().contains("Did you mean: run?"),
+                cmd.stderr());
+        assertFalse(cmd.stderr().contains("Usage:"), cmd.stderr());
+        Rtbox.Result opt = rtbox("run", "timer", "--max-latancy", "5");
+        assertEquals(2, opt.exitCode());
+        assertTrue(opt.stderr().contains("--max-latency"), opt.stderr());
+        assertTrue(opt.stderr().contains("Try 'rtbox run --help'"), opt.stderr());
+    }
+
+    @Test
+    void aMissingPlanFileIsSaidAsSuch() throws Exception {
+        for (String verb : new String[] {"check", "run"}) {
+            Rtbox.Result r = rtbox("plan", verb, "plans/nosuch.json");
+            assertEquals(2, r.exitCode());
+            assertTrue(r.stderr().contains("plan file plans/nosuch.json does not exist"), r.stderr());
+        }
+    }
+
+    @Test
+    void aRunWithoutThresholdsIsMeasuredEverywhereAndSaysItsVersion() throws Exception {
+        Path json = home.resolve("ct.json"), report = home.resolve("report.json"), html = home.resolve("r.html");
+        Rtbox.Result r = rtbox("run", "timer", "-D", "1s", "--warmup", "0", "-q", "--json", json.toString(),
+                "--report", report.toString(), "--html", html.toString());
+        assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
+        assertTrue(r.stdout().contains("MEASURED: no thresholds given"), r.stdout());
+        assertFalse(r.stdout().lines().anyMatch(l -> l.startsWith("PASS")), r.stdout());
+        JsonObject ct = JsonParser.parseString(Files.readString(json)).getAsJsonObject();
+        assertTrue(ct.get("rt_test_version:").getAsString().matches("rtbox \\d+\\.\\d+\\.\\d+\\S* \\(git [0-9a-f]{7}.*\\)"),
+                ct.toString().substring(0, 300));
+        assertEquals(0, ct.get("return_code").getAsInt());
+        Process uname = new ProcessBuilder("uname", "-m").start();
+        String machine = new String(uname.getInputStream().readAllBytes()).strip();
+        assertEquals(machine, ct.getAsJsonObject("sysinfo").get("machine").getAsString(), "sysinfo.machine as uname -m");
+        JsonObject full = JsonParser.parseString(Files.readString(report)).getAsJsonObject();
+        assertEquals("MEASURED", full.getAsJsonObject("verdict").get("outcome").getAsString());
+        JsonObject sys = full.getAsJsonObject("system").getAsJsonObject("values");
+        assertTrue(sys.get("rtbox_commit").getAsString().matches("[0-9a-f]{7}.*"), sys.toString());
+        String page = Files.readString(html);
+        assertTrue(page.contains("<p class=\"MEASURED\">MEASURED: no thresholds given"), "HTML verdict not MEASURED");
+        assertFalse(page.contains("class=\"PASS\""), "a PASS in the HTML of a run without thresholds");
+        assertTrue(page.contains("measured by rtbox " + sys.get("rtbox_version").getAsString()), "no version in HTML");
+    }
+}
