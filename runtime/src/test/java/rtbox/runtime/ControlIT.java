@@ -208,6 +208,43 @@ class ControlIT {
         assertFalse(admin.get("/records/verify").json().get("ok").getAsBoolean());
     }
 
+    @Test
+    @Order(4)
+    void everyPortTheControlRoomListensOnIsOnLoopback() throws Exception {
+        long pid = control.process.pid();
+        java.util.Set<String> sockets = new java.util.HashSet<>();
+        try (java.util.stream.Stream<Path> fds = Files.list(Path.of("/proc/" + pid + "/fd"))) {
+            for (Path fd : (Iterable<Path>) fds::iterator) {
+                try {
+                    String target = Files.readSymbolicLink(fd).toString();
+                    if (target.startsWith("socket:[")) {
+                        sockets.add(target.substring(8, target.length() - 1));
+                    }
+                } catch (java.io.IOException e) {
+                    // closed while listing
+                }
+            }
+        }
+        java.util.List<String> listening = new java.util.ArrayList<>();
+        for (String table : new String[] {"tcp", "tcp6"}) {
+            for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/net/" + table)).subList(1,
+                    Files.readAllLines(Path.of("/proc/" + pid + "/net/" + table)).size())) {
+                String[] f = line.trim().split("\\s+");
+                if (f[3].equals("0A") && sockets.contains(f[9])) { // LISTEN, this process's
+                    listening.add(f[1]);
+                }
+            }
+        }
+        // The web server and H2's AUTO_SERVER (which verify connects to) at least.
+        assertTrue(listening.size() >= 2, listening.toString());
+        for (String local : listening) {
+            String address = local.split(":")[0];
+            assertTrue(address.equals("0100007F") || address.equals("0000000000000000FFFF00000100007F")
+                    || address.equals("00000000000000000000000001000000"), "listens beyond loopback: " + local
+                            + " (all: " + listening + ")");
+        }
+    }
+
     private static Rtbox.Result verify() throws Exception {
         return new Rtbox(controlHome).run(120, "control", "verify");
     }

@@ -30,6 +30,14 @@ import com.zaxxer.hikari.HikariDataSource;
  * scanning does not see into an OSGi bundle's embedded jars reliably, a list does.
  */
 final class Db implements AutoCloseable {
+    static {
+        // H2's AUTO_SERVER (which lets rtbox control verify and rtbox job open the file while rtbox
+        // control runs) opens a TCP server; without this it listens on every interface of the machine.
+        if (System.getProperty("h2.bindAddress") == null) {
+            System.setProperty("h2.bindAddress", "127.0.0.1");
+        }
+    }
+
     /** Every migration, in order. A new one is added here and in db/migration. */
     static final List<String> MIGRATIONS = List.of("V1__control_room.sql");
 
