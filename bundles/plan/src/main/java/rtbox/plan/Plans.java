@@ -23,12 +23,29 @@ public interface Plans {
     List<String> check(Path file) throws RtboxException;
 
     /**
+     * As {@link #check(Path)}, for a plan's text that came from elsewhere (a command over
+     * MQTT); {@code origin} names it in problems and in the journal.
+     *
+     * @since 1.3
+     */
+    List<String> check(String origin, String text) throws RtboxException;
+
+    /**
      * Checks and runs a plan. Every cell's result is appended to the journal and
      * synced before the listener hears of it. A cell that fails or cannot run is
      * recorded as such and the next cell runs. Returns when all cells ran or after
      * {@link #stop()}.
      */
     PlanRun run(Path file, Listener listener) throws RtboxException;
+
+    /**
+     * As {@link #run(Path, Listener)}, for a plan's text; {@code origin} names it in the
+     * journal (where {@code file} would). The text is read once, and kept in the journal.
+     *
+     * @throws PlanBusyException when a plan is already running
+     * @since 1.3
+     */
+    PlanRun run(String origin, String text, Listener listener) throws RtboxException;
 
     /** Asks the running plan, if any, to stop: the current cell ends early, no further cell starts. */
     void stop();

@@ -6,5 +6,5 @@
  * other report writer may read.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.2.0")
+@org.osgi.annotation.versioning.Version("1.3.0")
 package rtbox.plan;

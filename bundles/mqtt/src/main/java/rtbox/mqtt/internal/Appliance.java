@@ -49,6 +49,7 @@ import rtbox.mqtt.protocol.RunMessage;
 import rtbox.mqtt.protocol.Status;
 import rtbox.mqtt.protocol.Topics;
 import rtbox.plan.CellResult;
+import rtbox.plan.PlanBusyException;
 import rtbox.plan.PlanException;
 import rtbox.plan.PlanRun;
 import rtbox.plan.Plans;
@@ -707,21 +708,18 @@ public class Appliance implements MqttCallbackExtended {
             return Reply.bad("give the plan either inline (\"plan\": {the plan, as in plans/README.md}) or by name"
                     + " (\"name\": \"quick\", a file in " + plansDir + "), not " + (inline ? "both" : "neither"));
         }
-        Path file;
+        // The plan's text, read once: Plans checks and runs it as text, and the journal keeps it.
+        String origin;
+        String text;
         String label;
         if (inline) {
             if (!c.get("plan").isJsonObject()) {
                 return Reply.bad("plan must be the plan itself, a JSON object (plans/README.md), not "
                         + shorten(c.get("plan").toString()));
             }
-            Path dir = dataDir.resolve("plans");
-            file = dir.resolve(requestId + ".json");
-            try {
-                Files.createDirectories(dir);
-                Files.writeString(file, Payloads.GSON.toJson(c.get("plan")), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                return Reply.failed("cannot keep the plan in " + dir + ": " + e.getMessage());
-            }
+            text = Payloads.GSON.toJson(c.get("plan"));
+            // One word, as a file name would be: reports put the user's own file in its place.
+            origin = "mqtt:" + requestId;
             label = "the plan";
         } else {
             String n = name.endsWith(".json") ? name.substring(0, name.length() - 5) : name;
@@ -729,29 +727,29 @@ public class Appliance implements MqttCallbackExtended {
             if (bad != null) {
                 return Reply.bad(bad + " (the name of a plan file in " + plansDir + ", with or without .json)");
             }
-            file = plansDir.resolve(n + ".json");
+            Path file = plansDir.resolve(n + ".json");
             if (!Files.isRegularFile(file)) {
                 return Reply.notFound("no plan '" + n + "' in " + plansDir + ": there are " + planNames());
             }
+            try {
+                text = Files.readString(file, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                return Reply.failed("cannot read " + file + ": " + e.getMessage());
+            }
+            origin = file.toAbsolutePath().toString();
             label = "plan '" + n + "'";
         }
         String planName;
         try {
-            plans.check(file);
-            planName = JsonParser.parseString(Files.readString(file, StandardCharsets.UTF_8)).getAsJsonObject()
-                    .get("name").getAsString();
+            plans.check(origin, text);
+            planName = JsonParser.parseString(text).getAsJsonObject().get("name").getAsString();
         } catch (PlanException e) {
-            forget(inline, file);
             JsonObject body = new JsonObject();
             body.add("problems", Payloads.GSON.toJsonTree(e.problems()));
             return new Reply(400, label + " has " + e.problems().size() + (e.problems().size() == 1 ? " problem"
                     : " problems") + "; nothing was run: " + String.join("; ", e.problems()), body);
-        } catch (IOException | RuntimeException e) {
-            forget(inline, file);
-            return Reply.failed("cannot read " + file + " again: " + e);
-        } catch (RtboxException e) {
-            forget(inline, file);
-            throw e;
+        } catch (RuntimeException e) {
+            return Reply.failed("cannot read the name of " + label + ": " + e);
         }
         java.util.concurrent.CompletableFuture<RunSession> started = new java.util.concurrent.CompletableFuture<>();
         java.util.concurrent.CountDownLatch replied = new java.util.concurrent.CountDownLatch(1);
@@ -805,16 +803,15 @@ public class Appliance implements MqttCallbackExtended {
             // Keeps a second run or plan out while this one starts.
             active = new RunSession(null, planName, RunSession.PLAN, dataDir.resolve("run.active"));
         }
-        Path planFile = file;
-        runs.execute(() -> runPlan(planFile, inline, planName, listener, started));
+        runs.execute(() -> runPlan(origin, text, planName, listener, started));
         RunSession session;
         try {
             session = started.get(60, TimeUnit.SECONDS);
         } catch (java.util.concurrent.ExecutionException e) {
             Throwable t = e.getCause();
             String msg = t instanceof RtboxException ? t.getMessage() : String.valueOf(t);
-            // The plan service refuses a second plan (one started on the appliance itself) by this message.
-            return msg.contains("already running") ? Reply.conflict(msg)
+            // A second plan (one started on the appliance itself, say) is refused with its own type.
+            return t instanceof PlanBusyException ? Reply.conflict(msg)
                     : t instanceof PlanException ? Reply.bad(msg) : Reply.failed("the plan did not start: " + msg);
         } catch (java.util.concurrent.TimeoutException e) {
             replied.countDown();
@@ -838,12 +835,12 @@ public class Appliance implements MqttCallbackExtended {
     }
 
     /** The run thread: the plan, then its result; the cells' messages go from the listener. */
-    private void runPlan(Path file, boolean inline, String planName, Plans.Listener listener,
+    private void runPlan(String origin, String text, String planName, Plans.Listener listener,
             java.util.concurrent.CompletableFuture<RunSession> started) {
         PlanRun result = null;
         String error = null;
         try {
-            result = plans.run(file, listener);
+            result = plans.run(origin, text, listener);
         } catch (RtboxException e) {
             error = e.getMessage();
             started.completeExceptionally(e);
@@ -866,19 +863,7 @@ public class Appliance implements MqttCallbackExtended {
         synchronized (this) {
             active = null;
         }
-        forget(inline, file);
         statusChanged();
-    }
-
-    /** An inline plan's file is not needed once checked and run: the journal keeps the plan's text. */
-    private static void forget(boolean inline, Path file) {
-        if (inline) {
-            try {
-                Files.deleteIfExists(file);
-            } catch (IOException e) {
-                System.err.println(LOG + "cannot remove " + file + ": " + e.getMessage());
-            }
-        }
     }
 
     private String planNames() {

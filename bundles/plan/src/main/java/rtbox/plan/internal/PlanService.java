@@ -44,6 +44,7 @@ import rtbox.core.LoadSpec;
 import rtbox.core.RunRequest;
 import rtbox.core.Runner;
 import rtbox.plan.CellResult;
+import rtbox.plan.PlanBusyException;
 import rtbox.plan.PlanException;
 import rtbox.plan.PlanRun;
 import rtbox.plan.Plans;
@@ -124,20 +125,22 @@ public class PlanService implements Plans {
     private record Loaded(String text, PlanParser.Parsed parsed) {
     }
 
-    private Loaded load(Path file) throws RtboxException {
-        String text;
+    private static String read(Path file) throws RtboxException {
         try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
+            return Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new RtboxException("plan", "cannot read plan " + file + ": " + e.getMessage());
         }
+    }
+
+    private Loaded load(String origin, String text) throws RtboxException {
         PlanParser.Parsed p = PlanParser.parse(text);
         List<String> problems = new ArrayList<>(p.problems());
         if (problems.isEmpty()) {
             problems.addAll(checkCells(p.cells()));
         }
         if (!problems.isEmpty()) {
-            throw new PlanException(file.toString(), problems);
+            throw new PlanException(origin, problems);
         }
         return new Loaded(text, p);
     }
@@ -170,8 +173,13 @@ public class PlanService implements Plans {
 
     @Override
     public List<String> check(Path file) throws RtboxException {
+        return check(file.toString(), read(file));
+    }
+
+    @Override
+    public List<String> check(String origin, String text) throws RtboxException {
         List<String> names = new ArrayList<>();
-        for (Cell c : load(file).parsed().cells()) {
+        for (Cell c : load(origin, text).parsed().cells()) {
             names.add(c.name());
         }
         return names;
@@ -189,9 +197,17 @@ public class PlanService implements Plans {
 
     @Override
     public PlanRun run(Path file, Listener listener) throws RtboxException {
-        Loaded plan = load(file);
+        return run(load(file.toString(), read(file)), file.toAbsolutePath().toString(), listener);
+    }
+
+    @Override
+    public PlanRun run(String origin, String text, Listener listener) throws RtboxException {
+        return run(load(origin, text), origin, listener);
+    }
+
+    private PlanRun run(Loaded plan, String origin, Listener listener) throws RtboxException {
         if (!running.compareAndSet(false, true)) {
-            throw new RtboxException("plan", "a plan is already running: one measurement at a time");
+            throw new PlanBusyException("a plan is already running: one measurement at a time");
         }
         stopRequested = false;
         Listener l = listener == null ? new Listener() { } : listener;
@@ -210,7 +226,7 @@ public class PlanService implements Plans {
             head.addProperty("id", id);
             head.addProperty("plan", plan.parsed().name());
             head.addProperty("description", plan.parsed().description());
-            head.addProperty("file", file.toAbsolutePath().toString());
+            head.addProperty("file", origin);
             head.addProperty("planText", plan.text());
             head.addProperty("started", started);
             head.addProperty("cellsPlanned", cells.size());
@@ -223,7 +239,7 @@ public class PlanService implements Plans {
                     break;
                 }
                 l.cellStarted(c.index(), cells.size(), c.name());
-                CellResult r = runCell(c, cells.size(), file, l);
+                CellResult r = runCell(c, cells.size(), origin, l);
                 JsonObject rec = new JsonObject();
                 rec.addProperty("type", "cell");
                 rec.addProperty("id", id);
@@ -243,7 +259,7 @@ public class PlanService implements Plans {
             end.add("verdict", LINE.toJsonTree(overall));
             append(end);
             return new PlanRun(PlanRun.SCHEMA, id, plan.parsed().name(), plan.parsed().description(),
-                    file.toAbsolutePath().toString(), plan.text(), started, ended, cells.size(), names, state,
+                    origin, plan.text(), started, ended, cells.size(), names, state,
                     List.copyOf(results), overall);
         } finally {
             running.set(false);
@@ -264,7 +280,7 @@ public class PlanService implements Plans {
         }
     }
 
-    private CellResult runCell(Cell c, int count, Path file, Listener l) {
+    private CellResult runCell(Cell c, int count, String file, Listener l) {
         long started = System.currentTimeMillis();
         Map<String, String> changes = new LinkedHashMap<>();
         List<String> loads = new ArrayList<>();
@@ -292,7 +308,7 @@ public class PlanService implements Plans {
                             .priority(Integer.parseInt(eff[1])).build();
                 }
             }
-            RunReport report = runner.run(request(c, params, file.toString()), f -> l.progress(c.index(), count, f));
+            RunReport report = runner.run(request(c, params, file), f -> l.progress(c.index(), count, f));
             return new CellResult(c.index(), c.name(), c.axes(), c.probe(), c.policy().text(), loads, changes, started,
                     System.currentTimeMillis(), report, Verdicts.cell(report), null);
         } catch (RtboxException | RuntimeException e) {
