@@ -48,7 +48,11 @@ import rtbox.mqtt.protocol.Tls;
 import rtbox.mqtt.protocol.Topics;
 
 /**
- * {@code rtbox ctl}: the control room's command line over MQTT. Lists appliances from
+ * Over 400 lines for now: the broker options and three subcommands (list, run, swap) with
+ * their picocli declarations; plan and results are in CtlPlans. Run would be the next to
+ * move to a file of its own.
+ *
+ * <p>{@code rtbox ctl}: the control room's command line over MQTT. Lists appliances from
  * their retained status, runs a probe on one or several and follows them to their
  * results, swaps a bundle. Exits as every rtbox command (Verdict.Outcome.exitCode): 0 when
  * everything asked for passed, 1 when a run failed its thresholds, 2 on any error (no

@@ -11,7 +11,11 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 
 /**
- * Writes and reads every message of rtbox's protocol (docs/mqtt.md, schema 1). Writing
+ * Over 400 lines on purpose: the writer and the reader of each message stay side by side
+ * in this one class, so that a member changes in one place for both directions (the point
+ * of the protocol bundle); the JSON mechanics are in Json.
+ *
+ * <p>Writes and reads every message of rtbox's protocol (docs/mqtt.md, schema 1). Writing
  * gives compact UTF-8 JSON with a flat envelope ({@code schema}, {@code type},
  * {@code timestamp}, {@code appliance}, and {@code run}, {@code sequence} for a run's
  * messages) and the figures at the top level in microseconds, so that Grafana, Node-RED or

@@ -23,7 +23,11 @@ import rtbox.core.RunSchema;
 import rtbox.core.Thresholds;
 
 /**
- * Reads a plan (schema version {@link #VERSION}, see the bundle's README) and checks
+ * Over 400 lines on purpose: one pass over a plan that collects every problem with its JSON
+ * path (rather than stopping at the first), for every key of the plan schema; the values
+ * themselves are read with rtbox.core's RunSchema.
+ *
+ * <p>Reads a plan (schema version {@link #VERSION}, see the bundle's README) and checks
  * every value, collecting all problems, each with its JSON path, instead of stopping
  * at the first. Then expands the plan into cells: the top level is the base; each
  * entry of "cells" overrides it (objects "parameters", "tuning" and "thresholds" key

@@ -50,7 +50,10 @@ import rtbox.plan.PlanRun;
 import rtbox.plan.Plans;
 
 /**
- * Checks and runs plans through the core runner, one cell at a time, with the
+ * Just over 400 lines: checking cells against what is installed, running them one at a time
+ * with the tuner, and journaling each; the journal's format is in Journal.
+ *
+ * <p>Checks and runs plans through the core runner, one cell at a time, with the
  * scheduling tuner (rtbox.policy=sched) around each cell, and keeps the journal.
  */
 @Component(service = Plans.class, configurationPid = "rtbox.plan", configurationPolicy = ConfigurationPolicy.OPTIONAL)
