@@ -55,7 +55,12 @@ import rtbox.plan.PlanRun;
 import rtbox.plan.Plans;
 
 /**
- * The appliance on MQTT: keeps one connection to the site broker (its own reconnect,
+ * Over 400 lines, still: the link (connect, outbox, status, will), the command dispatcher
+ * (envelope through rtbox.mqtt.protocol's Codec, request ids, expiry, replies) and the run,
+ * plan, results and self-test verbs live here together. Issue 14 splits it into a link, a
+ * dispatcher and one component per verb family on a whiteboard; not done yet.
+ *
+ * <p>The appliance on MQTT: keeps one connection to the site broker (its own reconnect,
  * not Paho's, whose timer and lock are static), publishes a retained status with a
  * matching last will, obeys commands under its own {@code down} tree and sends
  * replies, progress and results through the durable {@link Outbox}.
