@@ -12,6 +12,14 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import java.util.List;
+
+import javax.xml.parsers.DocumentBuilderFactory;
+
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 
@@ -98,8 +106,10 @@ class CliIT {
     @Test
     void aRunWithoutThresholdsIsMeasuredEverywhereAndSaysItsVersion() throws Exception {
         Path json = home.resolve("ct.json"), report = home.resolve("report.json"), html = home.resolve("r.html");
+        Path junit = home.resolve("junit.xml"), csv = home.resolve("cells.csv");
         Rtbox.Result r = rtbox("run", "timer", "-D", "1s", "--warmup", "0", "-q", "--json", json.toString(),
-                "--report", report.toString(), "--html", html.toString());
+                "--report", report.toString(), "--html", html.toString(), "--junit", junit.toString(), "--csv",
+                csv.toString());
         assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
         assertTrue(r.stdout().contains("MEASURED: no thresholds given"), r.stdout());
         assertFalse(r.stdout().lines().anyMatch(l -> l.startsWith("PASS")), r.stdout());
@@ -118,5 +128,50 @@ class CliIT {
         assertTrue(page.contains("<p class=\"MEASURED\">MEASURED: no thresholds given"), "HTML verdict not MEASURED");
         assertFalse(page.contains("class=\"PASS\""), "a PASS in the HTML of a run without thresholds");
         assertTrue(page.contains("measured by rtbox " + sys.get("rtbox_version").getAsString()), "no version in HTML");
+        Document d = xml(junit);
+        // The run and its one check: the JVM's stall budget (1000 us by default), not a latency threshold.
+        assertEquals(2, d.getElementsByTagName("testcase").getLength());
+        assertEquals(0, d.getElementsByTagName("failure").getLength() + d.getElementsByTagName("error").getLength());
+        assertTrue(Files.readString(junit).contains("<property name=\"rtbox.verdict\" value=\"MEASURED\"/>"));
+        assertTrue(Files.readString(csv).lines().skip(1).findFirst().orElse("").endsWith(",MEASURED,no thresholds given"),
+                Files.readString(csv));
+    }
+
+    private static Document xml(Path f) throws Exception {
+        return DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(f.toFile());
+    }
+
+    @Test
+    void planRunWritesJUnitWithACasePerCellAndCheckAndTheCsvTable() throws Exception {
+        Path plan = home.resolve("two.json"), junit = home.resolve("out/junit.xml"), csv = home.resolve("out/t.csv");
+        Files.writeString(plan, "{\"rtbox_plan\":1,\"name\":\"two\",\"probe\":\"timer\",\"duration\":\"1s\","
+                + "\"warmup\":\"0\",\"cells\":[{\"name\":\"judged\",\"thresholds\":{\"max_us\":1000000,"
+                + "\"jvm_stall_us\":1000000}},{\"name\":\"unjudged\"}]}");
+        Rtbox.Result r = rtbox("plan", "run", plan.toString(), "-q", "--junit", junit.toString(), "--csv",
+                csv.toString());
+        // The judged cell passes its out-of-reach threshold, unless this loaded VM's worst wake-up was a
+        // JVM pause (INCONCLUSIVE, exit 3, an <error>); the unjudged one is MEASURED either way.
+        boolean inconclusive = r.exitCode() == 3;
+        if (!inconclusive) {
+            assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
+            assertTrue(r.stdout().contains("OVERALL MEASURED: 1 of 2 cells without latency thresholds"), r.stdout());
+        }
+        Document d = xml(junit);
+        NodeList cases = d.getElementsByTagName("testcase");
+        // judged, its two checks (max latency, JVM stall budget), unjudged and its check (the default JVM budget).
+        assertEquals(5, cases.getLength(), Files.readString(junit));
+        assertEquals("judged", ((Element) cases.item(0)).getAttribute("name"));
+        assertEquals("max_latency_us", ((Element) cases.item(1)).getAttribute("name"));
+        assertEquals("unjudged", ((Element) cases.item(3)).getAttribute("name"));
+        assertEquals(0, d.getElementsByTagName("failure").getLength());
+        assertEquals(inconclusive ? 1 : 0, d.getElementsByTagName("error").getLength());
+        Element unjudged = (Element) cases.item(3);
+        assertEquals(0, unjudged.getElementsByTagName("error").getLength() + unjudged.getElementsByTagName("failure")
+                .getLength());
+        List<String> rows = Files.readAllLines(csv);
+        assertEquals(3, rows.size(), rows.toString());
+        assertTrue(rows.get(1).startsWith("judged,timer,") && rows.get(1).contains(inconclusive ? ",INCONCLUSIVE,"
+                : ",PASS,"), rows.get(1));
+        assertTrue(rows.get(2).startsWith("unjudged,timer,") && rows.get(2).contains(",MEASURED,"), rows.get(2));
     }
 }

@@ -98,7 +98,9 @@ class JobIT {
                 + "\"cells\":[{\"name\":\"first\"},{\"name\":\"second\"}]}");
         Path report = home.resolve("report");
         job = new Rtbox(home);
-        Rtbox.Result r = job.run(300, "job", plan.toString(), "--report", report.toString());
+        Path junit = home.resolve("ci/junit.xml"), csv = home.resolve("ci/cells.csv");
+        Rtbox.Result r = job.run(300, "job", plan.toString(), "--report", report.toString(), "--junit", junit.toString(),
+                "--csv", csv.toString());
         // PASS, or INCONCLUSIVE when this loaded machine stalled the JVM; never an error.
         assertTrue(r.exitCode() == 0 || r.exitCode() == 3, "exit " + r.exitCode() + ": " + r.stdout() + r.stderr());
         assertTrue(r.stdout().contains("OVERALL "), r.stdout());
@@ -118,6 +120,14 @@ class JobIT {
                 .getAsJsonObject("result").has("threads"), "cell 2 has its full run report");
         String html = Files.readString(report.resolve("report.html"));
         assertTrue(html.contains("second"));
+        // For CI: a JUnit case per cell and check (the cells' max_us check), the cell table as CSV.
+        org.w3c.dom.Document d = javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(junit.toFile());
+        org.w3c.dom.NodeList cases = d.getElementsByTagName("testcase");
+        assertEquals("first", ((org.w3c.dom.Element) cases.item(0)).getAttribute("name"));
+        assertEquals("max_latency_us", ((org.w3c.dom.Element) cases.item(1)).getAttribute("name"));
+        assertEquals(0, d.getElementsByTagName("failure").getLength(), Files.readString(junit));
+        assertEquals(3, Files.readAllLines(csv).size(), Files.readString(csv));
         // the user's plan file in the header and each cell's command, not the appliance's copy of it
         assertTrue(html.contains("plan file: <b>" + plan + "</b>"), "plan file in the report's header");
         assertTrue(html.contains("rtbox plan run " + plan + " # cell 2"), "plan file in the cell's command");

@@ -48,7 +48,7 @@ import picocli.CommandLine.Unmatched;
 @Command(name = "job", description = {
         "The all-in-one default: the embedded broker, this machine's appliance ('" + JobCommand.APPLIANCE + "')"
                 + " and one rtbox ctl command against it.",
-        "  rtbox job PLAN.json [--report DIR]      runs a plan (rtbox ctl plan " + JobCommand.APPLIANCE + " ...)"
+        "  rtbox job PLAN.json [--report DIR] [--junit FILE] [--csv FILE]   runs a plan (rtbox ctl plan " + JobCommand.APPLIANCE + " ...)"
                 + " and writes its report",
         "  rtbox job run " + JobCommand.APPLIANCE + " timer -D 10s        any rtbox ctl command"})
 public class JobCommand implements Callable<Integer> {
@@ -85,6 +85,12 @@ public class JobCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
+        Path junit = takeFileOption(args, "--junit"), csv = takeFileOption(args, "--csv");
+        if ((junit != null || csv != null) && report(args) == null) {
+            err.println("rtbox job: --junit and --csv need a plan and --report DIR (the cells are read from the"
+                    + " report's messages), e.g. rtbox job plans/quick.json --report report --junit report/junit.xml");
+            return ERROR;
+        }
         List<String> ctlArgs = ctlArguments(args);
         if (ctlArgs == null) {
             spec.commandLine().usage(err);
@@ -154,6 +160,17 @@ public class JobCommand implements Callable<Integer> {
                 out.println("OVERALL " + run.verdict().outcome() + ": " + run.verdict().reason());
                 List<Path> files = JobReport.write(run, report, "rtbox plan " + run.plan() + " on '" + APPLIANCE
                         + "' over MQTT (" + run.id() + ")", args.get(0));
+                for (Path f : new Path[] {junit, csv}) {
+                    if (f != null) {
+                        Path parent = f.toAbsolutePath().getParent();
+                        if (parent != null) {
+                            Files.createDirectories(parent);
+                        }
+                        Files.writeString(f, f == junit ? rtbox.plan.CiReports.junit(run) : rtbox.plan.CiReports.csv(run),
+                                java.nio.charset.StandardCharsets.UTF_8);
+                        files.add(f);
+                    }
+                }
                 StringBuilder names = new StringBuilder();
                 for (Path f : files) {
                     names.append(names.length() == 0 ? "" : ", ").append(f.getFileName());
@@ -242,6 +259,19 @@ public class JobCommand implements Callable<Integer> {
     }
 
     /** The report folder a plan shorthand asked for, or null. */
+    /** Removes {@code --NAME FILE} or {@code --NAME=FILE} from args (job's own, not ctl's); returns FILE or null. */
+    static Path takeFileOption(List<String> args, String name) {
+        for (int i = 0; i < args.size(); i++) {
+            if (args.get(i).equals(name) && i + 1 < args.size()) {
+                args.remove(i);
+                return Path.of(args.remove(i));
+            } else if (args.get(i).startsWith(name + "=")) {
+                return Path.of(args.remove(i).substring(name.length() + 1));
+            }
+        }
+        return null;
+    }
+
     static Path report(List<String> args) {
         if (args.isEmpty() || !args.get(0).endsWith(".json")) {
             return null;

@@ -72,6 +72,20 @@ class PlanCommand implements Callable<Integer> {
         return null;
     }
 
+    /** Writes the JUnit XML and CSV of a plan run where asked (null: not asked). */
+    static void ciFiles(PlanRun run, Path junit, Path csv) throws IOException {
+        for (Path f : new Path[] {junit, csv}) {
+            if (f != null) {
+                Path parent = f.toAbsolutePath().getParent();
+                if (parent != null) {
+                    Files.createDirectories(parent);
+                }
+                Files.writeString(f, f == junit ? rtbox.plan.CiReports.junit(run) : rtbox.plan.CiReports.csv(run),
+                        StandardCharsets.UTF_8);
+            }
+        }
+    }
+
     static int problems(PrintWriter err, RtboxException e, Path file) {
         if (e instanceof PlanException) {
             PlanException pe = (PlanException) e;
@@ -131,6 +145,11 @@ class PlanCommand implements Callable<Integer> {
         Path report;
         @Option(names = {"-q", "--quiet"}, description = "No progress.")
         boolean quiet;
+        @Option(names = "--junit", paramLabel = "FILE", description = "Write each cell and check as JUnit XML to FILE "
+                + "(for Jenkins, GitLab, LAVA).")
+        Path junit;
+        @Option(names = "--csv", paramLabel = "FILE", description = "Write the cell table as CSV to FILE.")
+        Path csv;
         private final Supplier<Plans> plans;
 
         Run(Supplier<Plans> plans) {
@@ -187,6 +206,12 @@ class PlanCommand implements Callable<Integer> {
             out.print(PlanReports.table(run));
             out.println("OVERALL " + run.verdict().outcome() + ": " + run.verdict().reason());
             out.println("rtbox: run " + run.id() + " is in the journal: rtbox results " + run.id());
+            try {
+                ciFiles(run, junit, csv);
+            } catch (IOException e) {
+                err.println("rtbox: error: cannot write " + e.getMessage() + " (the results are in the journal)");
+                return Cli.ERROR;
+            }
             if (report != null) {
                 try {
                     List<Path> files = new ArrayList<>(PlanReports.write(run, report));

@@ -77,6 +77,11 @@ class RunCommand implements Callable<Integer> {
     Path html;
     @Option(names = "--hdrlog", paramLabel = "FILE", description = "Write an HdrHistogram interval log to FILE.")
     Path hdrlog;
+    @Option(names = "--junit", paramLabel = "FILE", description = "Write the verdict and each check as JUnit XML to FILE "
+            + "(for Jenkins, GitLab, LAVA).")
+    Path junit;
+    @Option(names = "--csv", paramLabel = "FILE", description = "Write the figures and verdict as CSV to FILE.")
+    Path csv;
     @Option(names = "--warmup", paramLabel = "TIME", description = "Warm-up before measuring (default 1s).")
     String warmup = "1s";
     @Option(names = "--max-latency", paramLabel = "US", description = "FAIL if any wake-up is later than US.")
@@ -152,6 +157,11 @@ class RunCommand implements Callable<Integer> {
             write(histfile, Reports.histogramFile(r));
             if (hdrlog != null) {
                 write(hdrlog, HdrIntervalLog.render(List.of(new ReportCell(probe, r))));
+            }
+            if (junit != null || csv != null) {
+                rtbox.plan.PlanRun single = rtbox.plan.CiReports.single(probe, r);
+                write(junit, junit == null ? null : rtbox.plan.CiReports.junit(single));
+                write(csv, csv == null ? null : rtbox.plan.CiReports.csv(single));
             }
             if (html != null) {
                 write(html, HtmlReport.render("rtbox " + probe, r.verdict().outcome() + ": " + r.verdict().reason(),
