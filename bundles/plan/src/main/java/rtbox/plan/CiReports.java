@@ -21,7 +21,8 @@ import rtbox.core.Reports;
  *
  * <p>JUnit: one test suite; one test case per cell (its verdict) and one per check of the
  * cell (metric, threshold, actual); the figures in the test case's properties. FAIL is a
- * {@code <failure>}; ERROR and INCONCLUSIVE are an {@code <error>} (the run proves nothing:
+ * {@code <failure>} (a check over its limit too, but only in a cell that FAILed: over the
+ * JVM's stall budget, or a figure that was a JVM pause, is an error, never blamed on the machine); ERROR and INCONCLUSIVE are an {@code <error>} (the run proves nothing:
  * a CI must not read it as passed, and the exit code, 2 or 3, says the same). A MEASURED
  * cell (no latency threshold) is a passing test case with the property
  * {@code rtbox.verdict=MEASURED} and {@code rtbox.thresholds=none given}, not a skipped one:
@@ -69,9 +70,15 @@ public final class CiReports {
                 kp.put("threshold", num(k.threshold()));
                 kp.put("actual", num(k.actual()));
                 properties(cases, kp, "    ");
-                if (k.outcome() == Outcome.FAIL) {
+                if (k.outcome() == Outcome.FAIL && v.outcome() == Outcome.FAIL) {
                     failures++;
                     cases.append("    <failure type=\"FAIL\" message=\"").append(esc(k.detail())).append("\"/>\n");
+                } else if (k.outcome() == Outcome.FAIL) {
+                    // Over its limit in a cell that is not a FAIL: the JVM's stall budget, or a figure that
+                    // was a JVM pause. The machine did not fail: an error, as the cell.
+                    errors++;
+                    cases.append("    <error type=\"").append(v.outcome()).append("\" message=\"")
+                            .append(esc(k.detail() + ": " + v.reason())).append("\"/>\n");
                 }
                 cases.append("  </testcase>\n");
             }

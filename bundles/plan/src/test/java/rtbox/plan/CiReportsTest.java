@@ -104,7 +104,8 @@ class CiReportsTest {
 
     @Test
     void inconclusiveAndErrorAreErrorsNotPasses() throws Exception {
-        Verdict inc = new Verdict(Outcome.INCONCLUSIVE, List.of(), "the JVM stalled");
+        Verdict inc = new Verdict(Outcome.INCONCLUSIVE, List.of(new Check("jvm_stall_us", 1000, 3455, Outcome.FAIL,
+                "jvm_stall_us 3455 > 1000")), "the JVM stalled");
         CellResult c = new CellResult(0, "c", Map.of(), "timer", null, List.of(), Map.of(), 0, 1,
                 report(80_000, inc), inc, null);
         PlanRun r = new PlanRun(PlanRun.SCHEMA, "x", "p", null, null, null, 0, 1, 1, List.of("c"), PlanRun.COMPLETE,
@@ -112,6 +113,9 @@ class CiReportsTest {
         Document d = parse(CiReports.junit(r));
         Element e = (Element) d.getElementsByTagName("error").item(0);
         assertEquals("INCONCLUSIVE", e.getAttribute("type"));
+        // The JVM over its budget is not the machine failing: an error too, no failure anywhere.
+        assertEquals(2, d.getElementsByTagName("error").getLength());
+        assertEquals(0, d.getElementsByTagName("failure").getLength());
     }
 
     @Test
