@@ -19,7 +19,8 @@ out=$(mktemp -d)
 export RTBOX_HOME=$out/home
 mkdir -p "$RTBOX_HOME/etc" && cp "$root"/runtime/etc/* "$RTBOX_HOME/etc/"
 run() { # $1 on|off, $2 round
-  if [ "$1" = off ]; then echo "enabled=false" > "$RTBOX_HOME/etc/rtbox.trace.cfg"; else rm -f "$RTBOX_HOME/etc/rtbox.trace.cfg"; fi
+  # Written both ways: Config Admin keeps a configuration whose file went while rtbox was not running.
+  if [ "$1" = off ]; then echo "enabled=false" > "$RTBOX_HOME/etc/rtbox.trace.cfg"; else echo "enabled=true" > "$RTBOX_HOME/etc/rtbox.trace.cfg"; fi
   RTBOX_JAR=$root/runtime/target/rtbox.jar "$root/runtime/rtbox" run timer -q -m -p "$prio" --policy fifo \
     -i "$interval" -a "$cpu" -D "${seconds}s" -h 20000 --json "$out/$1-$2.json" --report "$out/$1-$2.report.json" \
     >/dev/null || true
