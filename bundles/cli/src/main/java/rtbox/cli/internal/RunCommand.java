@@ -67,7 +67,7 @@ class RunCommand implements Callable<Integer> {
     int histogramUs = 10_000;
     @Option(names = "--histfile", paramLabel = "FILE", description = "Write the histogram to FILE (cyclictest's format).")
     Path histfile;
-    @Option(names = {"-q", "--quiet"}, description = "Print only the summary at the end; no progress.")
+    @Option(names = {"-q", "--quiet"}, description = "Print only the T: lines and the verdict at the end; no progress.")
     boolean quiet;
     @Option(names = "--json", paramLabel = "FILE", description = "Write cyclictest's --json document to FILE.")
     Path json;
@@ -105,6 +105,64 @@ class RunCommand implements Callable<Integer> {
     @Option(names = "--help", usageHelp = true, description = "Show this help.")
     boolean help;
 
+    // cyclictest (rt-tests 2.x) options: the same meaning, or refused saying why.
+    @Option(names = "--latency", paramLabel = "US", description = "Hold /dev/cpu_dma_latency at US during the run "
+            + "(default 0, as cyclictest; released at the end).")
+    int dmaLatencyUs = 0;
+    @Option(names = "--laptop", description = "Leave /dev/cpu_dma_latency alone (cyclictest's --laptop): saves power, "
+            + "worse latency.")
+    boolean laptop;
+    @Option(names = {"-n", "--nanosleep"}, description = "clock_nanosleep: what the timer probe always uses (older cyclictest's "
+            + "-n; rt-tests 2.x always uses it and dropped the option, rtbox accepts it for old scripts).")
+    boolean nanosleep;
+    @Option(names = {"-N", "--nsecs"}, hidden = true)
+    boolean nsecs;
+    @Option(names = {"-b", "--breaktrace"}, paramLabel = "US", hidden = true)
+    Long breaktrace;
+    @Option(names = {"-d", "--distance"}, paramLabel = "US", hidden = true)
+    Long distance;
+    @Option(names = {"-v", "--verbose"}, hidden = true)
+    boolean verbose;
+    @Option(names = {"-s", "--system"}, hidden = true)
+    boolean system;
+    @Option(names = "--spike", paramLabel = "US", hidden = true)
+    Long spike;
+    @Option(names = "--priospread", hidden = true)
+    boolean priospread;
+
+    /** cyclictest options rtbox run does not do, each with why and what to use: null if none was given. */
+    String refusedCyclictestOption() {
+        if (nsecs) {
+            return "-N/--nsecs is not supported: the summary is in microseconds as cyclictest's default; --report "
+                    + "FILE has every figure in nanoseconds";
+        }
+        if (breaktrace != null) {
+            return "-b/--breaktrace is not supported yet: rtbox does not stop a run at the first late wake-up; "
+                    + "--max-latency " + breaktrace + " gives a FAIL naming the worst wake-up, and the report's spike "
+                    + "list gives each spike's time and cause";
+        }
+        if (distance != null && distance != 0) {
+            return "-d/--distance is not supported: every rtbox thread uses the same interval (-i), as cyclictest "
+                    + "with -d 0; give -d 0 or leave it out";
+        }
+        if (verbose) {
+            return "-v/--verbose is not supported: rtbox does not print every sample; --hdrlog FILE keeps every "
+                    + "sample's histogram over time, --histfile FILE the histogram";
+        }
+        if (system) {
+            return "-s/--system (sys_nanosleep) is not supported: rt-tests 2.x removed it too; the timer probe uses "
+                    + "clock_nanosleep";
+        }
+        if (spike != null) {
+            return "--spike is not supported as an option: rtbox records every spike (over 10x the median) with its "
+                    + "time and likely cause in the report anyway";
+        }
+        if (priospread) {
+            return "--priospread is not supported: every measuring thread runs at the priority -p gives";
+        }
+        return null;
+    }
+
     private final java.util.function.Supplier<rtbox.plan.Plans> plans;
 
     RunCommand(Runner runner, java.util.function.Supplier<rtbox.plan.Plans> plans) {
@@ -116,6 +174,11 @@ class RunCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        String refused = refusedCyclictestOption();
+        if (refused != null) {
+            err.println("rtbox: error: " + refused);
+            return Cli.ERROR;
+        }
         RunRequest request;
         try {
             request = request();
@@ -126,6 +189,16 @@ class RunCommand implements Callable<Integer> {
         }
         boolean tty = !quiet && System.console() != null;
         RunReport r;
+        CpuDmaLatency dma = null;
+        if (!laptop) {
+            try {
+                dma = CpuDmaLatency.hold(dmaLatencyUs);
+            } catch (IOException e) {
+                // As cyclictest: a warning, and the run goes on (the figures may include C-state exits).
+                err.println("rtbox: warning: cannot hold " + CpuDmaLatency.DEVICE + " at " + dmaLatencyUs + " us ("
+                        + e.getMessage() + "): deep C-states stay allowed");
+            }
+        }
         try {
             r = runner.run(request, tty ? f -> progress(err, f) : f -> { });
         } catch (RtboxException e) {
@@ -134,6 +207,10 @@ class RunCommand implements Callable<Integer> {
             }
             err.println("rtbox: error: " + e.getMessage());
             return Cli.ERROR;
+        } finally {
+            if (dma != null) {
+                dma.close();
+            }
         }
         if (tty) {
             err.print("\r\033[K");
@@ -148,8 +225,24 @@ class RunCommand implements Callable<Integer> {
                 err.println("rtbox: warning: " + e.getMessage());
             }
         }
-        out.print(Reports.summary(r));
-        out.print(LoadFigures.format(r.workloads(), r.events()));
+        if (dma != null) {
+            out.println("# " + CpuDmaLatency.DEVICE + " set to " + dmaLatencyUs + "us");
+        }
+        boolean histogramAsked = spec.commandLine().getParseResult().hasMatchedOption("-h");
+        if (histogramAsked) {
+            // As cyclictest -h: the histogram and its summary lines on stdout.
+            out.print(Reports.histogramFile(r));
+        }
+        if (quiet) {
+            // -q as cyclictest: the T: lines (not with -h, as cyclictest), then only the verdict.
+            if (!histogramAsked) {
+                Reports.summary(r).lines().filter(l -> l.startsWith("T:")).forEach(out::println);
+            }
+            out.println(r.verdict().outcome() + ": " + r.verdict().reason());
+        } else {
+            out.print(Reports.summary(r));
+            out.print(LoadFigures.format(r.workloads(), r.events()));
+        }
         out.flush();
         try {
             write(json, Reports.cyclictestJson(r));
