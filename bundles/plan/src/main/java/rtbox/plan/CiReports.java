@@ -21,8 +21,9 @@ import rtbox.core.Reports;
  *
  * <p>JUnit: one test suite; one test case per cell (its verdict) and one per check of the
  * cell (metric, threshold, actual); the figures in the test case's properties. FAIL is a
- * {@code <failure>} (a check over its limit too, but only in a cell that FAILed: over the
- * JVM's stall budget, or a figure that was a JVM pause, is an error, never blamed on the machine); ERROR and INCONCLUSIVE are an {@code <error>} (the run proves nothing:
+ * {@code <failure>} (a check over its limit too, but only in a cell that FAILed: in an
+ * INCONCLUSIVE cell it is an error, never blamed on the machine, and in a MEASURED cell the
+ * JVM over its stall budget is only the check's {@code outcome} property, as the exit code is 0); ERROR and INCONCLUSIVE are an {@code <error>} (the run proves nothing:
  * a CI must not read it as passed, and the exit code, 2 or 3, says the same). A MEASURED
  * cell (no latency threshold) is a passing test case with the property
  * {@code rtbox.verdict=MEASURED} and {@code rtbox.thresholds=none given}, not a skipped one:
@@ -69,11 +70,15 @@ public final class CiReports {
                 Map<String, String> kp = new LinkedHashMap<>();
                 kp.put("threshold", num(k.threshold()));
                 kp.put("actual", num(k.actual()));
+                // The check's own outcome; the case fails or errs only as its cell does, so that the
+                // JUnit file and the exit code agree (a MEASURED cell's JVM over budget exits 0).
+                kp.put("outcome", k.outcome().toString());
                 properties(cases, kp, "    ");
                 if (k.outcome() == Outcome.FAIL && v.outcome() == Outcome.FAIL) {
                     failures++;
                     cases.append("    <failure type=\"FAIL\" message=\"").append(esc(k.detail())).append("\"/>\n");
-                } else if (k.outcome() == Outcome.FAIL) {
+                } else if (k.outcome() == Outcome.FAIL && (v.outcome() == Outcome.INCONCLUSIVE
+                        || v.outcome() == Outcome.ERROR)) {
                     // Over its limit in a cell that is not a FAIL: the JVM's stall budget, or a figure that
                     // was a JVM pause. The machine did not fail: an error, as the cell.
                     errors++;

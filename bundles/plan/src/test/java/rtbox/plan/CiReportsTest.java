@@ -119,6 +119,17 @@ class CiReportsTest {
     }
 
     @Test
+    void aMeasuredCellsJvmOverBudgetIsNoFailureSinceItExitsZero() throws Exception {
+        Verdict m = new Verdict(Outcome.MEASURED, List.of(new Check("jvm_stall_us", 1000, 3455, Outcome.FAIL,
+                "jvm_stall_us 3455 > 1000")), "no thresholds given; the JVM stalled for 3455 us");
+        CellResult c = new CellResult(0, "c", Map.of(), "timer", null, List.of(), Map.of(), 0, 1,
+                report(80_000, m), m, null);
+        Document d = parse(CiReports.junit(CiReports.single("timer", c.report())));
+        assertEquals(0, d.getElementsByTagName("error").getLength() + d.getElementsByTagName("failure").getLength());
+        assertEquals("FAIL", prop((Element) d.getElementsByTagName("testcase").item(1), "outcome"));
+    }
+
+    @Test
     void csvOfTheCellTable() {
         String[] lines = CiReports.csv(run()).split("\r\n");
         assertEquals("cell,probe,load,threads,cycles,min_us,avg_us,p50_us,p99_us,p99.9_us,max_us,missed_deadlines,"
