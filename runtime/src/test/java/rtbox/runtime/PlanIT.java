@@ -115,7 +115,8 @@ class PlanIT {
             Rtbox.Result r = next.run(60, "results", "last");
             assertEquals(0, r.exitCode(), r.stderr());
             assertTrue(r.stdout().contains("1 of 2 cells ran, stopped"), r.stdout());
-            assertTrue(r.stdout().contains("== cell 1/2: first: INCONCLUSIVE"), r.stdout());
+            // no latency threshold in this plan: the cut-short cell is MEASURED, and says it was stopped
+            assertTrue(r.stdout().contains("== cell 1/2: first: MEASURED"), r.stdout());
             assertTrue(r.stdout().contains("the run was stopped before its end"), r.stdout());
             assertTrue(r.stdout().contains("NOT RUN"), r.stdout());
         }
