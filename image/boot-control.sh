@@ -107,10 +107,10 @@ run_probe() {
   verdict="$(jq -r .verdict <<<"$res")"
   figure "mqtt_${name}_verdict" "$verdict"
   figure "mqtt_${name}_summary" "$(jq -r '"samples=\(.samples) min_us=\(.min_us) p50_us=\(.p50_us) p99_us=\(.p99_us) max_us=\(.max_us)"' <<<"$res")"
-  # latency under TCG means nothing: PASS, FAIL and INCONCLUSIVE all show the probe measured;
+  # latency under TCG means nothing: PASS, FAIL, INCONCLUSIVE and MEASURED (no thresholds) all show the probe measured;
   # ERROR (could not measure) and ABORTED do not
   case "$verdict" in
-    PASS|FAIL|INCONCLUSIVE) ;;
+    PASS|FAIL|INCONCLUSIVE|MEASURED) ;;
     *) bad "run $name measured (verdict $verdict: $(jq -r .reason <<<"$res"))"; return 1 ;;
   esac
   if jq -e --arg p "$probe" '.probe == $p and .complete == true and .samples > 0 and .appliance != null' <<<"$res" >/dev/null; then
@@ -163,7 +163,7 @@ run_plan() {
   figure mqtt_plan_verdict "$(jq -r .verdict <<<"$res")"
   figure mqtt_plan_cells "$(jq -c '[.cells[]? | {name, verdict, max_us}]' <<<"$res")"
   # the plan's result: measured (only ERROR, could not run, and ABORTED fail), complete, all three cells
-  if jq -e '(.verdict | IN("PASS","FAIL","INCONCLUSIVE")) and .state == "complete" and .cells_run == 3
+  if jq -e '(.verdict | IN("PASS","FAIL","INCONCLUSIVE","MEASURED")) and .state == "complete" and .cells_run == 3
             and ([.cells[].name] == ["timer","rtc","tsc"]) and all(.cells[]; .verdict != "ERROR")' <<<"$res" >/dev/null; then
     ok "remote plan: result on the host broker, verdict $(jq -r .verdict <<<"$res"), cells $(jq -r '[.cells[] | "\(.name) \(.verdict) max \(.max_us) us"] | join(", ")' <<<"$res")"
   else

@@ -57,19 +57,20 @@ class JobIT {
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(passwordFile)));
         String password = Files.readString(passwordFile).strip();
         String uri = "tcp://127.0.0.1:" + port;
-
-        assertRefused(uri, null, null);
-        assertRefused(uri, "control", "");
-        assertRefused(uri, "control", "not-the-password");
-        assertRefused(uri, "local", password + "x");
-        InetAddress other = nonLoopback();
-        if (other != null) {
-            assertThrows(IOException.class, () -> new Socket(other, port).close(),
-                    "the broker answered on " + other.getHostAddress());
-        } else {
-            System.err.println("JobIT: this machine has no non-loopback IPv4 address; that check is skipped");
-        }
+        // Subscribed before the refusal checks: the 4 s run may end while they go on (a loaded
+        // CI machine), and a result is not retained, so a later subscriber would miss it.
         try (ControlRoom watcher = new ControlRoom(uri, "control", password, "rtbox/v1/up/local/runs/+/result")) {
+            assertRefused(uri, null, null);
+            assertRefused(uri, "control", "");
+            assertRefused(uri, "control", "not-the-password");
+            assertRefused(uri, "local", password + "x");
+            InetAddress other = nonLoopback();
+            if (other != null) {
+                assertThrows(IOException.class, () -> new Socket(other, port).close(),
+                        "the broker answered on " + other.getHostAddress());
+            } else {
+                System.err.println("JobIT: this machine has no non-loopback IPv4 address; that check is skipped");
+            }
             ControlRoom.Received result = watcher.await(m -> m.topic().endsWith("/result"), 120_000);
             assertNotNull(result, "no result through the embedded broker; job: " + job.out + job.err);
             // Far above Moquette's own 8092-byte limit, which would have dropped it.
