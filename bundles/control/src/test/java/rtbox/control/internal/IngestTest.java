@@ -7,17 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.stream.Stream;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -28,40 +23,12 @@ import com.google.gson.JsonObject;
  * a temporary folder). Each case stores real schema-1 messages and reads them back
  * through the run page's query.
  */
-class IngestTest {
-    static Postgres pg;
-    static int dbs;
-    private final List<Db> open = new ArrayList<>();
+class IngestTest extends BothDatabases {
     private final List<String> appliancesOnline = new ArrayList<>();
 
-    @BeforeAll
-    static void startPostgres() throws Exception {
-        pg = Postgres.start();
-    }
-
-    @AfterAll
-    static void stopPostgres() throws Exception {
-        if (pg != null) {
-            pg.close();
-        }
-    }
-
-    @AfterEach
-    void close() {
-        open.forEach(Db::close);
-    }
-
-    static Stream<String> databases() {
-        return Stream.of("h2", "postgresql");
-    }
-
-    private Db db(String kind) throws Exception {
-        String url = kind.equals("h2")
-                ? "jdbc:h2:file:" + Files.createTempDirectory("rtbox-h2").resolve("control") + ";AUTO_SERVER=TRUE"
-                : pg.newDatabase("t" + (++dbs));
-        Db db = Db.open(url, null, null);
-        open.add(db);
-        return db;
+    @Override
+    String h2Options() {
+        return ";AUTO_SERVER=TRUE";
     }
 
     private Ingest ingest(Db db) {

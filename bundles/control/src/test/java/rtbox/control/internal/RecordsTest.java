@@ -5,15 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.sql.Connection;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.stream.Stream;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -25,39 +18,7 @@ import com.google.gson.JsonObject;
  * was changed, whether its text, its columns or its hash were changed; golden references
  * and the envelope verdict.
  */
-class RecordsTest {
-    static Postgres pg;
-    static int dbs;
-    private final List<Db> open = new ArrayList<>();
-
-    @BeforeAll
-    static void startPostgres() throws Exception {
-        pg = Postgres.start();
-    }
-
-    @AfterAll
-    static void stopPostgres() throws Exception {
-        if (pg != null) {
-            pg.close();
-        }
-    }
-
-    @AfterEach
-    void close() {
-        open.forEach(Db::close);
-    }
-
-    static Stream<String> databases() {
-        return Stream.of("h2", "postgresql");
-    }
-
-    private Db db(String kind) throws Exception {
-        String url = kind.equals("h2") ? "jdbc:h2:file:" + Files.createTempDirectory("rtbox-h2").resolve("control")
-                : pg.newDatabase("r" + (++dbs));
-        Db db = Db.open(url, null, null);
-        open.add(db);
-        return db;
-    }
+class RecordsTest extends BothDatabases {
 
     /** A two-cell run of a1 with the given verdict, started with a serial and a self-test {@code selftestAgeS} old. */
     private static void run(Db db, String run, String verdict, Boolean selftestOk, long selftestAgeS, double maxUs)
