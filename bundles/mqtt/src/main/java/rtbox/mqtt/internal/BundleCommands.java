@@ -176,7 +176,11 @@ final class BundleCommands {
             return false;
         }
         for (BundleWire wire : w.getRequiredWires(null)) {
-            if (wire.getProvider().getBundle().equals(b)) {
+            // An optional import (rtbox.plan, for the plan verbs) is not a lifeline: without it
+            // the appliance refreshes and answers every other verb.
+            boolean optional = org.osgi.resource.Namespace.RESOLUTION_OPTIONAL
+                    .equals(wire.getRequirement().getDirectives().get(org.osgi.resource.Namespace.REQUIREMENT_RESOLUTION_DIRECTIVE));
+            if (!optional && wire.getProvider().getBundle().equals(b)) {
                 return true;
             }
         }

@@ -40,6 +40,11 @@ final class Requests {
     private final List<String> damaged = new ArrayList<>();
     private int records;
 
+    /** Where the requests are kept. */
+    Path file() {
+        return file;
+    }
+
     Requests(Path file, int remembered) throws IOException {
         this.file = file;
         this.remembered = Math.max(16, remembered);

@@ -1,0 +1,154 @@
+package rtbox.mqtt.internal;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+
+import rtbox.api.RtboxException;
+import rtbox.mqtt.protocol.Codec;
+import rtbox.mqtt.protocol.Command;
+import rtbox.mqtt.protocol.ProtocolException;
+import rtbox.mqtt.protocol.Topics;
+
+/**
+ * The command envelope: decodes a command with the shared {@link Codec}, answers a
+ * repeated request id with its first reply (kept in {@link Requests}, on disk), refuses an
+ * expired command, records the request before it runs, hands the verb to its
+ * {@link Verbs} family and queues the reply. Only the {@code rtbox-mqtt-cmd} thread calls it.
+ */
+final class Dispatcher {
+    /** Every verb of the protocol (docs/mqtt.md), to tell "no such verb" from "not installed here". */
+    private static final java.util.List<String> KNOWN = java.util.List.of("run", "plan", "results", "stop", "status",
+            "selftest", "bundles", "install", "update", "uninstall", "get-config", "set-config");
+
+    private final Station station;
+    private final Requests requests;
+    private final Map<String, Verbs> verbs = new ConcurrentHashMap<>();
+
+    Dispatcher(Station station, Requests requests) {
+        this.station = station;
+        this.requests = requests;
+    }
+
+    void add(Verbs family) {
+        for (String v : family.verbs()) {
+            verbs.put(v, family);
+        }
+    }
+
+    void remove(Verbs family) {
+        verbs.values().removeIf(f -> f == family);
+    }
+
+    /** The verbs answered now, sorted. */
+    TreeSet<String> verbs() {
+        return new TreeSet<>(verbs.keySet());
+    }
+
+    void command(String topic, byte[] payload, boolean retained) {
+        String verb = topic.substring(topic.lastIndexOf('/') + 1);
+        if (retained) {
+            System.err.println(Appliance.LOG + "ignored a retained command on " + topic
+                    + ": commands must not be retained (clear it with an empty retained message)");
+            return;
+        }
+        Command command = null;
+        ProtocolException bad = null;
+        try {
+            command = Codec.decodeCommand(topic, payload);
+        } catch (ProtocolException e) {
+            bad = e;
+        }
+        String requestId = command != null ? command.requestId() : bad.requestId();
+        if (requestId == null) {
+            reply(null, verb, Reply.bad(bad.getMessage()));
+            return;
+        }
+        byte[] earlier = requests.reply(requestId);
+        if (earlier != null) {
+            // A repeat (the broker delivered it twice, or the sender tried again): answer, do not execute.
+            station.queue(Topics.reply(station.appliance(), requestId), earlier);
+            return;
+        }
+        Reply r;
+        try {
+            r = bad != null ? Reply.bad(bad.getMessage()) : expired(command);
+            if (r == null) {
+                try {
+                    requests.begin(requestId, verb);
+                } catch (IOException e) {
+                    // Without the record a repeat after a crash could run it twice: do not run it at all.
+                    r = Reply.failed("cannot record request " + requestId + " in " + requests.file() + " ("
+                            + e.getMessage() + "): not run, since a repeat could not be recognised");
+                }
+            }
+            if (r == null) {
+                r = execute(verb, command, requestId);
+            }
+        } catch (RtboxException e) {
+            r = Reply.bad(e.getMessage());
+        } catch (RuntimeException e) {
+            r = Reply.failed(verb + " failed on the appliance: " + e);
+        }
+        reply(requestId, verb, r);
+        Runnable after = station.takeAfterReply();
+        if (after != null) {
+            after.run();
+        }
+    }
+
+    private Reply execute(String verb, Command command, String requestId) throws RtboxException {
+        Verbs family = verbs.get(verb);
+        if (family != null) {
+            return family.execute(verb, command.body(), requestId, station);
+        }
+        if (KNOWN.contains(verb)) {
+            return Reply.notFound("verb '" + verb + "' is not available on " + station.appliance() + ": the component"
+                    + " that answers it is not active (the plan verbs need the bundle rtbox.plan); this appliance"
+                    + " answers " + String.join(", ", verbs()));
+        }
+        return Reply.notFound("unknown verb '" + verb + "': known are " + String.join(", ", KNOWN));
+    }
+
+    /** Null while the command may still run, else the error reply. */
+    private static Reply expired(Command c) {
+        Instant now = Instant.now();
+        if (c.expiredAt(now)) {
+            return Reply.bad("the command expired at " + c.expires() + " (the appliance's clock says " + now
+                    + "): not run");
+        }
+        return null;
+    }
+
+    /**
+     * Commands the appliance was executing when it died have no reply: their outcome is
+     * unknown, so each is answered (now, and to any repeat) with 500 saying so, and
+     * never executed again.
+     */
+    void answerInterruptedCommands() {
+        requests.interrupted().forEach((id, verb) -> reply(id, verb, Reply.failed("the appliance restarted while it"
+                + " executed this " + verb + " command (crash or power loss): whether it took effect is unknown; check"
+                + " (status, bundles, get-config, results) and send it again with a new requestId if needed")));
+    }
+
+    private void reply(String requestId, String verb, Reply r) {
+        byte[] bytes = Codec.encode(new rtbox.mqtt.protocol.Reply(station.appliance(), Instant.now(), requestId, verb,
+                r.code(), r.message(), r.body()));
+        if (r.code() != 200) {
+            System.err.println(Appliance.LOG + verb + " " + (requestId == null ? "" : requestId + " ") + r.code()
+                    + ": " + r.message());
+        }
+        if (requestId != null) {
+            try {
+                requests.answer(requestId, bytes);
+            } catch (IOException e) {
+                System.err.println(Appliance.LOG + "cannot record the reply to " + requestId + " in "
+                        + requests.file() + ": " + e.getMessage()
+                        + "; a repeat after a restart would not be recognised");
+            }
+        }
+        station.queue(Topics.reply(station.appliance(), requestId), bytes);
+    }
+}

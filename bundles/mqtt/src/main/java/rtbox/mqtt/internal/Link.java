@@ -1,0 +1,243 @@
+package rtbox.mqtt.internal;
+
+import java.io.IOException;
+import java.security.GeneralSecurityException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+import org.eclipse.paho.client.mqttv3.IMqttDeliveryToken;
+import org.eclipse.paho.client.mqttv3.MqttAsyncClient;
+import org.eclipse.paho.client.mqttv3.MqttCallbackExtended;
+import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
+import org.eclipse.paho.client.mqttv3.MqttException;
+import org.eclipse.paho.client.mqttv3.MqttMessage;
+import org.eclipse.paho.client.mqttv3.persist.MqttDefaultFilePersistence;
+
+import rtbox.mqtt.protocol.Status;
+import rtbox.mqtt.protocol.Topics;
+
+/**
+ * The appliance's line to the broker: one connection (its own reconnect, not Paho's,
+ * whose timer and lock are static), the retained status with a matching last will, the
+ * subscription to its command tree, and the durable {@link Outbox} drained oldest first,
+ * one acknowledged message at a time.
+ *
+ * <p>Thread {@code rtbox-mqtt-io} owns the client: connect, subscribe, publish. Paho's
+ * callbacks only hand work over (calling the client from them can deadlock): a command
+ * goes to the {@link Sink}, which must not block.
+ */
+final class Link {
+    private static final int QOS = 1;
+
+    /** Where an arriving command goes, on Paho's thread. */
+    interface Sink {
+        void command(String topic, byte[] payload, boolean retained);
+    }
+
+    private final MqttConfig config;
+    private final String appliance;
+    private final String persistenceDir;
+    private final Outbox outbox;
+    private final Function<String, byte[]> status;
+    private final Sink sink;
+    private final MqttConnectOptions options;
+    private final ScheduledExecutorService io;
+    private volatile MqttAsyncClient client;
+    private volatile boolean connected;
+    private volatile boolean closing;
+    private long backoffMs = 500;
+
+    /** {@code status} encodes the status message for a state, {@code online} or {@code offline}. */
+    Link(MqttConfig config, String appliance, java.nio.file.Path dataDir, Outbox outbox,
+            Function<String, byte[]> status, Sink sink) throws IOException, GeneralSecurityException, MqttException {
+        this.config = config;
+        this.appliance = appliance;
+        this.persistenceDir = dataDir.resolve("paho").toString();
+        this.outbox = outbox;
+        this.status = status;
+        this.sink = sink;
+        this.options = Connection.options(config, Topics.status(appliance), status.apply(Status.OFFLINE));
+        this.client = newClient();
+        this.io = Executors.newSingleThreadScheduledExecutor(Appliance.named("rtbox-mqtt-io"));
+    }
+
+    void start() {
+        io.execute(this::connect);
+    }
+
+    /** Publishes what the outbox holds, soon, on the io thread. */
+    void drainSoon() {
+        if (!closing) {
+            io.execute(this::drain);
+        }
+    }
+
+    /** Publishes the retained status again, soon (a run started or ended). */
+    void statusChanged() {
+        if (!closing) {
+            io.execute(this::publishStatus);
+        }
+    }
+
+    /** Drains what it can, says {@code offline}, disconnects and ends the io thread. */
+    void close() {
+        closing = true;
+        try {
+            io.submit(this::closeClient).get(15, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            System.err.println(Appliance.LOG + "closing the connection failed: " + e);
+        }
+        io.shutdownNow();
+        try {
+            io.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void connect() {
+        if (closing || connected) {
+            return;
+        }
+        try {
+            client.connect(options).waitForCompletion(config.connectTimeoutSeconds() * 1000L + 2000);
+            client.subscribe(Topics.commands(appliance), QOS).waitForCompletion(10_000);
+            connected = true;
+            backoffMs = 500;
+            System.err.println(Appliance.LOG + "connected to " + client.getCurrentServerURI() + " as " + appliance);
+            publishStatus();
+            drain();
+        } catch (MqttException e) {
+            connected = false;
+            System.err.println(Appliance.LOG + "cannot connect to " + String.join(", ", options.getServerURIs()) + ": "
+                    + Connection.describe(e) + "; trying again in " + backoffMs + " ms");
+            try {
+                client.disconnectForcibly(0, 1000, false);
+            } catch (MqttException ignored) {
+                // not connected after all
+            }
+            // A connect that timed out leaves Paho "connecting" for good (32110): start over with a new client.
+            try {
+                client.close(true);
+            } catch (MqttException ignored) {
+                // closed enough
+            }
+            try {
+                client = newClient();
+            } catch (MqttException ex) {
+                System.err.println(Appliance.LOG + "cannot create the MQTT client again: " + Connection.describe(ex));
+            }
+            io.schedule(this::connect, backoffMs, TimeUnit.MILLISECONDS);
+            backoffMs = Math.min(backoffMs * 2, 30_000);
+        }
+    }
+
+    /** A client of our own: its callbacks are tagged with it, so a replaced client's late callback is ignored. */
+    private MqttAsyncClient newClient() throws MqttException {
+        MqttAsyncClient c = new MqttAsyncClient(options.getServerURIs()[0], "rtbox-" + appliance,
+                new MqttDefaultFilePersistence(persistenceDir));
+        c.setCallback(new MqttCallbackExtended() {
+            @Override
+            public void connectComplete(boolean reconnect, String serverURI) {
+                // connect() does the work once its token completes.
+            }
+
+            @Override
+            public void connectionLost(Throwable cause) {
+                if (!closing) {
+                    io.execute(() -> {
+                        if (client == c) {
+                            connected = false;
+                            System.err.println(Appliance.LOG + "connection lost: " + cause + "; reconnecting");
+                            connect();
+                        }
+                    });
+                }
+            }
+
+            @Override
+            public void messageArrived(String topic, MqttMessage message) {
+                if (!closing) {
+                    sink.command(topic, message.getPayload(), message.isRetained());
+                }
+            }
+
+            @Override
+            public void deliveryComplete(IMqttDeliveryToken token) {
+                // drain() waits for each acknowledgement itself.
+            }
+        });
+        return c;
+    }
+
+    /** Publishes the outbox oldest first, one message acknowledged at a time. */
+    private void drain() {
+        while (connected && !Thread.currentThread().isInterrupted()) {
+            Outbox.Entry e;
+            try {
+                e = outbox.first();
+            } catch (IOException ex) {
+                System.err.println(Appliance.LOG + "outbox: " + ex.getMessage() + "; setting it aside");
+                try {
+                    outbox.quarantine(outbox.ids().get(0));
+                } catch (IOException | IndexOutOfBoundsException ex2) {
+                    return;
+                }
+                continue;
+            }
+            if (e == null) {
+                return;
+            }
+            try {
+                client.publish(e.topic(), e.payload(), QOS, false).waitForCompletion(30_000);
+            } catch (MqttException ex) {
+                // Lost connection: connectionLost reconnects and drains again. A timeout: try again soon.
+                if (client.isConnected()) {
+                    io.schedule(this::drain, 1, TimeUnit.SECONDS);
+                }
+                return;
+            }
+            try {
+                outbox.remove(e.id());
+            } catch (IOException ex) {
+                System.err.println(Appliance.LOG + "outbox: cannot remove a delivered message: " + ex.getMessage());
+                return;
+            }
+        }
+    }
+
+    private void publishStatus() {
+        if (!connected) {
+            return;
+        }
+        try {
+            client.publish(Topics.status(appliance), status.apply(Status.ONLINE), QOS, true);
+        } catch (MqttException e) {
+            System.err.println(Appliance.LOG + "cannot publish the status: " + Connection.describe(e));
+        }
+    }
+
+    private void closeClient() {
+        try {
+            if (client.isConnected()) {
+                drain();
+                client.publish(Topics.status(appliance), status.apply(Status.OFFLINE), QOS, true).waitForCompletion(5000);
+                client.disconnect(5000).waitForCompletion(6000);
+            }
+        } catch (MqttException e) {
+            try {
+                client.disconnectForcibly(0, 1000, false);
+            } catch (MqttException ignored) {
+                // already gone
+            }
+        }
+        connected = false;
+        try {
+            client.close(true);
+        } catch (MqttException e) {
+            System.err.println(Appliance.LOG + "closing the client: " + Connection.describe(e));
+        }
+    }
+}

@@ -1,0 +1,398 @@
+package rtbox.mqtt.internal;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
+
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+
+import rtbox.api.RtboxException;
+import rtbox.mqtt.protocol.Codec;
+import rtbox.mqtt.protocol.Outcome;
+import rtbox.mqtt.protocol.RunMessage;
+import rtbox.mqtt.protocol.Topics;
+import rtbox.plan.CellResult;
+import rtbox.plan.PlanBusyException;
+import rtbox.plan.PlanException;
+import rtbox.plan.PlanRun;
+import rtbox.plan.Plans;
+
+/**
+ * The {@code plan} and {@code results} verbs, through the rtbox.plan service: without that
+ * bundle this component is not satisfied and the appliance answers every other verb.
+ * A plan's messages have sequence numbers fixed by its cells ({@link PlanMessages}), so a
+ * restart and {@code results} rebuild them from the journal alone.
+ */
+@Component(service = Verbs.class)
+public class PlanVerbs implements Verbs {
+
+    @Reference
+    Plans plans;
+
+    @Override
+    public Set<String> verbs() {
+        return Set.of("plan", "results");
+    }
+
+    @Override
+    public Reply execute(String verb, JsonObject c, String requestId, Station station) throws RtboxException {
+        return "plan".equals(verb) ? plan(c, requestId, station) : results(c, station);
+    }
+
+    /**
+     * Checks the plan here (400 with the plan's own paths), then runs it on the run
+     * thread and answers with the run id once the plan's start is in the journal. Its
+     * messages follow the reply: the run thread waits for it.
+     */
+    private Reply plan(JsonObject c, String requestId, Station station) throws RtboxException {
+        String refused = station.refuseNew("plan");
+        if (refused != null) {
+            return Reply.conflict(refused);
+        }
+        Path plansDir = station.plansDir();
+        boolean inline = c.has("plan") && !c.get("plan").isJsonNull();
+        String name = RunJson.string(c, "name", null);
+        if (inline == (name != null)) {
+            return Reply.bad("give the plan either inline (\"plan\": {the plan, as in plans/README.md}) or by name"
+                    + " (\"name\": \"quick\", a file in " + plansDir + "), not " + (inline ? "both" : "neither"));
+        }
+        // The plan's text, read once: Plans checks and runs it as text, and the journal keeps it.
+        String origin;
+        String text;
+        String label;
+        if (inline) {
+            if (!c.get("plan").isJsonObject()) {
+                return Reply.bad("plan must be the plan itself, a JSON object (plans/README.md), not "
+                        + shorten(c.get("plan").toString()));
+            }
+            text = Payloads.GSON.toJson(c.get("plan"));
+            // One word, as a file name would be: reports put the user's own file in its place.
+            origin = "mqtt:" + requestId;
+            label = "the plan";
+        } else {
+            String n = name.endsWith(".json") ? name.substring(0, name.length() - 5) : name;
+            String bad = Topics.checkId("name", n);
+            if (bad != null) {
+                return Reply.bad(bad + " (the name of a plan file in " + plansDir + ", with or without .json)");
+            }
+            Path file = plansDir.resolve(n + ".json");
+            if (!Files.isRegularFile(file)) {
+                return Reply.notFound("no plan '" + n + "' in " + plansDir + ": there are " + planNames(plansDir));
+            }
+            try {
+                text = Files.readString(file, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                return Reply.failed("cannot read " + file + ": " + e.getMessage());
+            }
+            origin = file.toAbsolutePath().toString();
+            label = "plan '" + n + "'";
+        }
+        String planName;
+        try {
+            plans.check(origin, text);
+            planName = JsonParser.parseString(text).getAsJsonObject().get("name").getAsString();
+        } catch (PlanException e) {
+            JsonObject body = new JsonObject();
+            body.add("problems", Payloads.GSON.toJsonTree(e.problems()));
+            return new Reply(400, label + " has " + e.problems().size() + (e.problems().size() == 1 ? " problem"
+                    : " problems") + "; nothing was run: " + String.join("; ", e.problems()), body);
+        } catch (RuntimeException e) {
+            return Reply.failed("cannot read the name of " + label + ": " + e);
+        }
+        CompletableFuture<RunSession> started = new CompletableFuture<>();
+        CountDownLatch replied = new CountDownLatch(1);
+        // Keeps a second run or plan out while this one starts; the journal gives it its run id.
+        RunSession starting = new RunSession(null, planName, RunSession.PLAN, station.activeFile());
+        String busy = station.activity().claim(starting, plans::stop, () -> progressTick(station));
+        if (busy != null) {
+            return Reply.conflict(busy);
+        }
+        Plans.Listener listener = new Listener(station, planName, started, replied);
+        station.runs().execute(() -> runPlan(station, origin, text, planName, listener, started));
+        RunSession session;
+        try {
+            session = started.get(60, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            Throwable t = e.getCause();
+            String msg = t instanceof RtboxException ? t.getMessage() : String.valueOf(t);
+            // A second plan (one started on the appliance itself, say) is refused with its own type.
+            return t instanceof PlanBusyException ? Reply.conflict(msg)
+                    : t instanceof PlanException ? Reply.bad(msg) : Reply.failed("the plan did not start: " + msg);
+        } catch (TimeoutException e) {
+            replied.countDown();
+            return Reply.failed("the plan did not start within 60 s; see the appliance's log");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            replied.countDown();
+            return Reply.failed("interrupted while the plan started");
+        }
+        station.afterReply(replied::countDown);
+        String appliance = station.appliance();
+        JsonObject body = new JsonObject();
+        body.addProperty("run", session.id);
+        body.addProperty("plan", planName);
+        body.addProperty("cells", session.cells);
+        body.addProperty("progress", Topics.progress(appliance, session.id));
+        body.addProperty("cell", Topics.cell(appliance, session.id));
+        body.addProperty("result", Topics.result(appliance, session.id));
+        body.addProperty("result_sequence", PlanMessages.resultSeq(session.cells));
+        return Reply.ok("plan " + planName + " started as run " + session.id + ": " + session.cells
+                + (session.cells == 1 ? " cell" : " cells"), body);
+    }
+
+    /** Sends a plan's messages as the plan service reports its steps (on the run thread). */
+    private static final class Listener implements Plans.Listener {
+        private final Station station;
+        private final String planName;
+        private final CompletableFuture<RunSession> started;
+        private final CountDownLatch replied;
+        private RunSession session;
+
+        Listener(Station station, String planName, CompletableFuture<RunSession> started, CountDownLatch replied) {
+            this.station = station;
+            this.planName = planName;
+            this.started = started;
+            this.replied = replied;
+        }
+
+        @Override
+        public void planStarted(String runId, List<String> cellNames) {
+            RunSession n = new RunSession(runId, planName, RunSession.PLAN, station.activeFile());
+            n.cells = cellNames.size();
+            try {
+                n.persist();
+            } catch (IOException e) {
+                System.err.println(Appliance.LOG + "cannot record plan run " + runId + ": " + e.getMessage()
+                        + "; a restart during it would not report it");
+            }
+            session = n;
+            station.activity().replace(n);
+            started.complete(n);
+            try {
+                // The reply (with the run id) goes first, so that a reader knows the run when its messages come.
+                replied.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        @Override
+        public void cellStarted(int index, int count, String cellName) {
+            session.cell = index;
+            session.fraction = 0;
+            String appliance = station.appliance();
+            station.queueAt(session, Topics.progress(appliance, session.id), PlanMessages.progressSeq(index),
+                    PlanMessages.progress(appliance, session.id, planName, index, count, cellName));
+            station.statusChanged();
+        }
+
+        @Override
+        public void progress(int index, int count, double fraction) {
+            session.fraction = fraction;
+        }
+
+        @Override
+        public void cellFinished(CellResult cell, int count) {
+            String appliance = station.appliance();
+            station.queueAt(session, Topics.cell(appliance, session.id), PlanMessages.cellSeq(cell.index()),
+                    PlanMessages.cell(appliance, session.id, planName, cell, count));
+        }
+    }
+
+    /** The run thread: the plan, then its result; the cells' messages go from the listener. */
+    private void runPlan(Station station, String origin, String text, String planName, Plans.Listener listener,
+            CompletableFuture<RunSession> started) {
+        PlanRun result = null;
+        String error = null;
+        try {
+            result = plans.run(origin, text, listener);
+        } catch (RtboxException e) {
+            error = e.getMessage();
+            started.completeExceptionally(e);
+        } catch (RuntimeException e) {
+            error = "the plan failed on the appliance: " + e;
+            started.completeExceptionally(e);
+        }
+        RunSession s = started.isCompletedExceptionally() ? null : started.getNow(null);
+        if (s != null) {
+            String appliance = station.appliance();
+            if (result != null) {
+                station.queueAt(s, Topics.result(appliance, s.id), PlanMessages.resultSeq(result.cellsPlanned()),
+                        PlanMessages.result(appliance, result));
+            } else {
+                station.queueAt(s, Topics.result(appliance, s.id), PlanMessages.resultSeq(s.cells),
+                        PlanMessages.failed(appliance, s.id, PlanMessages.resultSeq(s.cells), planName, s.cells,
+                                Outcome.ERROR, error));
+            }
+            s.finished();
+        }
+        station.activity().clear();
+        station.statusChanged();
+    }
+
+    /**
+     * A plan's numbered messages are one per cell (PlanMessages); within a cell the
+     * retained status shows how far it is.
+     */
+    private static void progressTick(Station station) {
+        RunSession s = station.activity().current();
+        if (s == null || s.id == null) {
+            return;
+        }
+        int step = s.cell * 10 + (int) Math.floor(s.fraction * 10);
+        if (step > s.lastStep) {
+            s.lastStep = step;
+            station.statusChanged();
+        }
+    }
+
+    /**
+     * A plan that a crash or power loss cut short: its cells that reached the journal but
+     * not the outbox are queued, then its result (ABORTED, unless the journal shows the
+     * plan ended), all with the numbers they would have had.
+     */
+    @Override
+    public void recover(Station station) {
+        RunSession r = station.interrupted(RunSession.PLAN);
+        if (r == null) {
+            return;
+        }
+        String appliance = station.appliance();
+        long last = r.sequence();
+        PlanRun run = null;
+        try {
+            for (PlanRun p : plans.history().runs()) {
+                if (p.id().equals(r.id)) {
+                    run = p;
+                }
+            }
+        } catch (RtboxException e) {
+            System.err.println(Appliance.LOG + "cannot read the result journal: " + e.getMessage());
+        }
+        if (run == null) {
+            System.err.println(Appliance.LOG + "plan run " + r.id + " was interrupted by a restart and is not in the"
+                    + " journal: reporting it as aborted");
+            station.queueAt(r, Topics.result(appliance, r.id), last + 1, PlanMessages.failed(appliance, r.id, last + 1,
+                    r.probe, r.cells, Outcome.ABORTED, "the appliance restarted during the plan (crash or power loss)"
+                            + " and its journal has no record of it"));
+        } else {
+            System.err.println(Appliance.LOG + "plan run " + r.id + " (" + run.plan() + ") was interrupted by a"
+                    + " restart after " + run.cells().size() + " of " + run.cellsPlanned()
+                    + " cells: delivering what the journal has");
+            for (CellResult c : run.cells()) {
+                if (PlanMessages.cellSeq(c.index()) > last) {
+                    station.queueAt(r, Topics.cell(appliance, r.id), PlanMessages.cellSeq(c.index()),
+                            PlanMessages.cell(appliance, r.id, run.plan(), c, run.cellsPlanned()));
+                }
+            }
+            if (PlanMessages.resultSeq(run.cellsPlanned()) > last) {
+                station.queueAt(r, Topics.result(appliance, r.id), PlanMessages.resultSeq(run.cellsPlanned()),
+                        PlanMessages.result(appliance, run));
+            }
+        }
+        r.finished();
+    }
+
+    /**
+     * Without {@code run}: the runs in the journal (the last {@code limit}, 20 by default).
+     * With {@code run} (an id, or {@code last}): its cell results and its result are
+     * published again after the reply, numbered as they were first, so a reader that has
+     * them drops them by (run, sequence).
+     */
+    private Reply results(JsonObject c, Station station) throws RtboxException {
+        Plans.History h = plans.history();
+        RunSession s = station.activity().current();
+        String running = s == null ? null : s.id;
+        String want = RunJson.string(c, "run", null);
+        if (want == null) {
+            int limit = 20;
+            if (c.has("limit")) {
+                try {
+                    limit = c.get("limit").getAsInt();
+                } catch (RuntimeException e) {
+                    limit = -1;
+                }
+                if (limit < 1 || limit > 100) {
+                    return Reply.bad("limit " + c.get("limit") + " is not a number from 1 to 100");
+                }
+            }
+            List<PlanRun> all = h.runs();
+            JsonArray list = new JsonArray();
+            for (PlanRun r : all.subList(Math.max(0, all.size() - limit), all.size())) {
+                JsonObject o = PlanMessages.summary(r);
+                if (r.id().equals(running)) {
+                    o.addProperty("state", "running");
+                    o.remove("verdict");
+                }
+                list.add(o);
+            }
+            JsonObject body = new JsonObject();
+            body.add("runs", list);
+            body.addProperty("total", all.size());
+            body.addProperty("journal", h.journal());
+            body.add("damaged", Payloads.GSON.toJsonTree(h.damaged()));
+            return Reply.ok(list.size() + " of " + all.size() + " runs in the journal, oldest first"
+                    + (h.damaged().isEmpty() ? "" : "; " + h.damaged().size() + " damaged records skipped"), body);
+        }
+        PlanRun run = null;
+        for (PlanRun r : h.runs()) {
+            if ("last".equals(want) ? !r.id().equals(running) : r.id().equals(want)) {
+                run = r;
+            }
+        }
+        if (run == null) {
+            String bad = Topics.checkId("run", want);
+            if (bad != null) {
+                return Reply.bad(bad);
+            }
+            return Reply.notFound("no run '" + want + "' in the journal " + h.journal() + " ("
+                    + h.runs().size() + " runs; list them with results and no run)");
+        }
+        if (run.id().equals(running)) {
+            return Reply.conflict("run " + run.id() + " is under way: its results come as its cells end");
+        }
+        List<RunMessage> messages = PlanMessages.replay(station.appliance(), run);
+        station.afterReply(() -> {
+            for (RunMessage m : messages) {
+                station.queue(Topics.of(m), Codec.encode(m));
+            }
+        });
+        JsonObject body = PlanMessages.summary(run);
+        body.addProperty("messages", messages.size());
+        body.addProperty("cell", Topics.cell(station.appliance(), run.id()));
+        body.addProperty("result", Topics.result(station.appliance(), run.id()));
+        body.addProperty("result_sequence", PlanMessages.resultSeq(run.cellsPlanned()));
+        return Reply.ok("publishing run " + run.id() + " again: " + run.cells().size() + " cell results and the"
+                + " plan's result, numbered as when first sent (drop repeats by run and sequence)", body);
+    }
+
+    private static String planNames(Path plansDir) {
+        TreeSet<String> names = new TreeSet<>();
+        try (Stream<Path> files = Files.list(plansDir)) {
+            files.map(f -> f.getFileName().toString()).filter(f -> f.endsWith(".json"))
+                    .forEach(f -> names.add(f.substring(0, f.length() - 5)));
+        } catch (IOException e) {
+            return "none (" + plansDir + " cannot be read: " + e.getMessage() + ")";
+        }
+        return names.isEmpty() ? "none" : String.join(", ", names);
+    }
+
+    private static String shorten(String s) {
+        return s.length() > 60 ? s.substring(0, 60) + "..." : s;
+    }
+}

@@ -1,0 +1,130 @@
+package rtbox.mqtt.internal;
+
+import java.io.IOException;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+
+import com.google.gson.JsonObject;
+
+import rtbox.api.RtboxException;
+import rtbox.api.result.RunReport;
+import rtbox.core.RunRequest;
+import rtbox.core.Runner;
+import rtbox.mqtt.protocol.Outcome;
+import rtbox.mqtt.protocol.Topics;
+
+/**
+ * The {@code run} verb: one probe run on the run thread, its progress in tenths and its
+ * result numbered without gaps; a run that a crash cut short is reported ABORTED at the
+ * next start.
+ */
+@Component(service = Verbs.class)
+public class RunVerbs implements Verbs {
+
+    @Reference
+    Runner runner;
+
+    @Override
+    public Set<String> verbs() {
+        return Set.of("run");
+    }
+
+    @Override
+    public Reply execute(String verb, JsonObject c, String requestId, Station station) throws RtboxException {
+        String refused = station.refuseNew("run");
+        if (refused != null) {
+            return Reply.conflict(refused);
+        }
+        String runId = RunJson.string(c, "run", null);
+        if (runId != null) {
+            String bad = Topics.checkId("run", runId);
+            if (bad != null) {
+                return Reply.bad(bad);
+            }
+        } else {
+            runId = UUID.randomUUID().toString();
+        }
+        RunRequest request = RunJson.parse(c, "mqtt run " + requestId);
+        if (!runner.probes().contains(request.probe())) {
+            return Reply.notFound("no probe '" + request.probe() + "' on " + station.appliance() + ": there are "
+                    + String.join(", ", new TreeSet<>(runner.probes())));
+        }
+        runner.check(request);
+        RunSession session = new RunSession(runId, request.probe(), station.activeFile());
+        try {
+            session.persist();
+        } catch (IOException e) {
+            return Reply.failed("cannot record the run in " + station.dataDir() + ": " + e.getMessage());
+        }
+        String busy = station.activity().claim(session, runner::stop, () -> progressTick(station, session));
+        if (busy != null) {
+            return Reply.conflict(busy);
+        }
+        station.runs().execute(() -> measure(station, session, request));
+        station.statusChanged();
+        JsonObject body = new JsonObject();
+        String appliance = station.appliance();
+        body.addProperty("run", runId);
+        body.addProperty("progress", Topics.progress(appliance, runId));
+        body.addProperty("result", Topics.result(appliance, runId));
+        return Reply.ok("run " + runId + " started: " + request.probe() + " " + request.parameters(), body);
+    }
+
+    private void measure(Station station, RunSession s, RunRequest request) {
+        String appliance = station.appliance();
+        sendProgress(station, s, 0);
+        String topic = Topics.result(appliance, s.id);
+        try {
+            RunReport report = runner.run(request, f -> s.fraction = f);
+            station.queueNext(s, topic, seq -> Payloads.result(appliance, s.id, seq, report));
+        } catch (RtboxException e) {
+            station.queueNext(s, topic,
+                    seq -> Payloads.failedResult(appliance, s.id, seq, s.probe, Outcome.ERROR, e.getMessage()));
+        } catch (RuntimeException e) {
+            station.queueNext(s, topic, seq -> Payloads.failedResult(appliance, s.id, seq, s.probe, Outcome.ERROR,
+                    "the run failed on the appliance: " + e));
+        }
+        s.finished();
+        station.activity().end(s);
+        station.statusChanged();
+    }
+
+    /** A progress message at each new tenth of the run (not every sample). */
+    private static void progressTick(Station station, RunSession s) {
+        int step = (int) Math.floor(s.fraction * 10);
+        if (step > s.lastStep && step < 10) {
+            sendProgress(station, s, step);
+        }
+    }
+
+    private static void sendProgress(Station station, RunSession s, int step) {
+        synchronized (s) {
+            if (step <= s.lastStep || s.done) {
+                return;
+            }
+            s.lastStep = step;
+            String appliance = station.appliance();
+            station.queueNext(s, Topics.progress(appliance, s.id),
+                    seq -> Payloads.progress(appliance, s.id, seq, s.probe, step / 10.0));
+        }
+    }
+
+    /** A run that a crash or power loss cut short is reported as aborted, with the next sequence number. */
+    @Override
+    public void recover(Station station) {
+        RunSession r = station.interrupted(RunSession.RUN);
+        if (r == null) {
+            return;
+        }
+        String appliance = station.appliance();
+        System.err.println(Appliance.LOG + "run " + r.id + " was interrupted by a restart: reporting it as aborted");
+        station.queueNext(r, Topics.result(appliance, r.id), seq -> Payloads.failedResult(appliance, r.id, seq,
+                r.probe, Outcome.ABORTED,
+                "the appliance restarted during the run (crash or power loss): no result was measured"));
+        r.finished();
+    }
+}

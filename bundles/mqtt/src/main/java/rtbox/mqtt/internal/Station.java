@@ -1,0 +1,236 @@
+package rtbox.mqtt.internal;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.function.LongFunction;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+
+import rtbox.core.Build;
+import rtbox.core.Runner;
+import rtbox.mqtt.protocol.Codec;
+import rtbox.mqtt.protocol.RunMessage;
+import rtbox.mqtt.protocol.Status;
+
+/**
+ * What the verb families of one serving appliance share: its id and folders, the run
+ * under way ({@link Activity}), the run thread, and the way out (the durable
+ * {@link Outbox}, drained by the {@link Link}). Made by the {@link Appliance} when it
+ * activates, handed to every {@link Verbs} call.
+ */
+final class Station {
+    private final String appliance;
+    private final MqttConfig config;
+    private final Path dataDir;
+    private final Path plansDir;
+    private final Outbox outbox;
+    private final Activity activity = new Activity();
+    private final ExecutorService runs;
+    private final Runner runner;
+    private final long startedMs = System.currentTimeMillis();
+    private volatile Link link;
+    private volatile java.util.function.Supplier<TreeSet<String>> verbs = TreeSet::new;
+    private volatile boolean closing;
+    /** What a crash or power loss cut short, until the family of its kind takes it. */
+    private RunSession interrupted;
+    /** Set by a verb that sends messages after its reply; only the command thread uses it. */
+    private Runnable afterReply;
+
+    Station(String appliance, MqttConfig config, Path dataDir, Path plansDir, Outbox outbox, ExecutorService runs,
+            Runner runner) {
+        this.appliance = appliance;
+        this.config = config;
+        this.dataDir = dataDir;
+        this.plansDir = plansDir;
+        this.outbox = outbox;
+        this.runs = runs;
+        this.runner = runner;
+    }
+
+    void connect(Link l) {
+        this.link = l;
+    }
+
+    /** The verbs this appliance answers now. */
+    TreeSet<String> verbs() {
+        return verbs.get();
+    }
+
+    void verbs(java.util.function.Supplier<TreeSet<String>> v) {
+        verbs = v;
+    }
+
+    String appliance() {
+        return appliance;
+    }
+
+    MqttConfig config() {
+        return config;
+    }
+
+    Path dataDir() {
+        return dataDir;
+    }
+
+    /** Where the {@code plan} verb finds a plan by name. */
+    Path plansDir() {
+        return plansDir;
+    }
+
+    Outbox outbox() {
+        return outbox;
+    }
+
+    Activity activity() {
+        return activity;
+    }
+
+    /** The file that marks the run under way, for the restart after a crash. */
+    Path activeFile() {
+        return dataDir.resolve("run.active");
+    }
+
+    /** The thread that measures: one run or plan at a time. */
+    ExecutorService runs() {
+        return runs;
+    }
+
+    boolean closing() {
+        return closing;
+    }
+
+    void closing(boolean c) {
+        closing = c;
+    }
+
+    /** 409's message while a run or plan is under way or the outbox is full; null when a new one may start. */
+    String refuseNew(String what) {
+        RunSession s = activity.current();
+        if (s != null) {
+            return Activity.busy(s);
+        }
+        if (outbox.full()) {
+            return "the outbox holds " + outbox.bytes() + " bytes of undelivered messages (limit " + outbox.maxBytes()
+                    + "): no new " + what + " until they are delivered";
+        }
+        return null;
+    }
+
+    /** Runs {@code r} on the command thread after the reply to the command under way is queued. */
+    void afterReply(Runnable r) {
+        afterReply = r;
+    }
+
+    Runnable takeAfterReply() {
+        Runnable r = afterReply;
+        afterReply = null;
+        return r;
+    }
+
+    /** Queues a message that has no sequence number of its own (a reply, a replayed result). */
+    void queue(String topic, byte[] payload) {
+        try {
+            outbox.add(topic, payload);
+        } catch (IOException e) {
+            System.err.println(Appliance.LOG + "outbox: cannot queue a message for " + topic + ": " + e.getMessage());
+        }
+        drainSoon();
+    }
+
+    /** Queues one of a run's messages under its fixed sequence number, recorded before it can be published. */
+    void queueAt(RunSession s, String topic, long seq, RunMessage message) {
+        synchronized (s) {
+            try {
+                outbox.add(topic, Codec.encode(message), () -> s.queued(seq));
+            } catch (IOException e) {
+                System.err.println(Appliance.LOG + "outbox: cannot queue message " + seq + " of run " + s.id + ": "
+                        + e.getMessage());
+                return;
+            }
+        }
+        drainSoon();
+    }
+
+    /**
+     * Queues the run's next message: numbered one past the last queued, and the number
+     * recorded before the io thread can publish it, so numbers never repeat or skip.
+     */
+    void queueNext(RunSession s, String topic, LongFunction<RunMessage> message) {
+        synchronized (s) {
+            long seq = s.sequence() + 1;
+            queueAt(s, topic, seq, message.apply(seq));
+        }
+    }
+
+    void drainSoon() {
+        Link l = link;
+        if (l != null && !closing) {
+            l.drainSoon();
+        }
+    }
+
+    /** The retained status is published again (a run started, moved on or ended). */
+    void statusChanged() {
+        Link l = link;
+        if (l != null && !closing) {
+            l.statusChanged();
+        }
+    }
+
+    Status status(String state) {
+        Instant since = Instant.ofEpochMilli(startedMs);
+        if (!Status.ONLINE.equals(state)) {
+            return Status.offline(appliance, Instant.now(), since);
+        }
+        RunSession s = activity.current();
+        boolean running = s != null && s.id != null;
+        boolean plan = running && s.plan();
+        return new Status(appliance, Instant.now(), state, since, s != null, running ? s.id : null,
+                running && !plan ? s.probe : null, plan ? s.probe : null, plan ? s.cell + 1 : null,
+                plan ? s.cells : null, plan ? Math.round(s.fraction * 100) : null,
+                List.copyOf(new TreeSet<>(runner.probes())), List.copyOf(new TreeSet<>(runner.workloads())),
+                (long) outbox.size(), outbox.bytes(), Build.describe());
+    }
+
+    /**
+     * Reads the marker of a run that a crash or power loss cut short, continuing after the
+     * last sequence number it or the outbox shows. Called once, at start.
+     */
+    void loadInterrupted() {
+        RunSession s = RunSession.load(activeFile());
+        if (s == null) {
+            return;
+        }
+        long last = s.sequence();
+        try {
+            for (Outbox.Entry e : outbox.all()) {
+                JsonObject o = JsonParser.parseString(new String(e.payload(), StandardCharsets.UTF_8))
+                        .getAsJsonObject();
+                if (o.has("run") && s.id.equals(o.get("run").getAsString()) && o.has("sequence")) {
+                    last = Math.max(last, o.get("sequence").getAsLong());
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            System.err.println(Appliance.LOG + "outbox: cannot read it back for run " + s.id + ": " + e);
+        }
+        synchronized (this) {
+            interrupted = s.after(last);
+        }
+    }
+
+    /** The interrupted run of this kind ({@link RunSession#RUN} or {@link RunSession#PLAN}), taken once; or null. */
+    synchronized RunSession interrupted(String kind) {
+        RunSession s = interrupted;
+        if (s == null || !s.kind.equals(kind)) {
+            return null;
+        }
+        interrupted = null;
+        return s;
+    }
+}
