@@ -250,7 +250,28 @@ public final class Codec {
         if (t.kind() == Topic.Kind.COMMAND) {
             return command(t, payload);
         }
-        Message m = decode(payload);
+        return check(topic, t, read(payload).message());
+    }
+
+    /**
+     * As {@link #decode(String, byte[])} for what an appliance sends (not a command), with
+     * the JSON object it was read from, for a receiver that keeps or forwards members the
+     * typed message does not carry (the control room): the payload is parsed once. The
+     * object and the message share their nested objects ({@code report}, {@code body}).
+     *
+     * @since 1.2
+     */
+    public static Decoded decodeWithJson(String topic, byte[] payload) throws ProtocolException {
+        Topic t = Topics.parse(topic);
+        if (t.kind() == Topic.Kind.COMMAND) {
+            throw new ProtocolException("topic", "'" + topic + "' is a command topic: commands have no type");
+        }
+        Decoded d = read(payload);
+        check(topic, t, d.message());
+        return d;
+    }
+
+    private static Message check(String topic, Topic t, Message m) throws ProtocolException {
         String type = typeOf(m);
         if (!type.equals(t.kind().name().toLowerCase(java.util.Locale.ROOT))) {
             throw new ProtocolException("$.type", "'" + type + "' on a " + t.kind().name().toLowerCase(
@@ -289,19 +310,25 @@ public final class Codec {
      * no type: their verb is in their topic ({@link #decode(String, byte[])}).
      */
     public static Message decode(byte[] payload) throws ProtocolException {
+        return read(payload).message();
+    }
+
+    private static Decoded read(byte[] payload) throws ProtocolException {
         Json.Obj o = Json.Obj.of(Json.parse(payload), "$");
         checkSchema(o);
         String type = o.str("type");
+        Message m;
         switch (type) {
-            case "status": return status(o);
-            case "progress": return progress(o);
-            case "cell": return cell(o);
-            case "result": return result(o);
-            case "reply": return reply(o);
+            case "status": m = status(o); break;
+            case "progress": m = progress(o); break;
+            case "cell": m = cell(o); break;
+            case "result": m = result(o); break;
+            case "reply": m = reply(o); break;
             default:
                 throw new ProtocolException("$.type", "'" + type + "' is not one of status, progress, cell, result,"
                         + " reply");
         }
+        return new Decoded(m, o.o);
     }
 
     /**

@@ -50,7 +50,7 @@ final class Json {
         JsonReader r = new JsonReader(new StringReader(text));
         r.setStrictness(Strictness.STRICT);
         try {
-            JsonElement e = read(r, "$");
+            JsonElement e = read(r);
             if (r.peek() != JsonToken.END_DOCUMENT) {
                 throw new ProtocolException("payload", "not valid JSON: more after the value (" + r.getPath() + ")");
             }
@@ -60,7 +60,11 @@ final class Json {
         }
     }
 
-    private static JsonElement read(JsonReader r, String path) throws IOException, ProtocolException {
+    /**
+     * One value, recursively. Paths are not built as it goes (a cell's histograms are
+     * thousands of elements): the reader knows where it is, and is asked only for an error.
+     */
+    private static JsonElement read(JsonReader r) throws IOException, ProtocolException {
         switch (r.peek()) {
             case BEGIN_OBJECT: {
                 JsonObject o = new JsonObject();
@@ -68,9 +72,9 @@ final class Json {
                 while (r.hasNext()) {
                     String name = r.nextName();
                     if (o.has(name)) {
-                        throw new ProtocolException(path + "." + name, "given twice");
+                        throw new ProtocolException(r.getPath(), "given twice");
                     }
-                    o.add(name, read(r, path + "." + name));
+                    o.add(name, read(r));
                 }
                 r.endObject();
                 return o;
@@ -78,8 +82,8 @@ final class Json {
             case BEGIN_ARRAY: {
                 JsonArray a = new JsonArray();
                 r.beginArray();
-                for (int i = 0; r.hasNext(); i++) {
-                    a.add(read(r, path + "[" + i + "]"));
+                while (r.hasNext()) {
+                    a.add(read(r));
                 }
                 r.endArray();
                 return a;
@@ -87,7 +91,8 @@ final class Json {
             case STRING:
                 return new JsonPrimitive(r.nextString());
             case NUMBER:
-                return new JsonPrimitive(new BigDecimal(r.nextString()));
+                // The strict reader has checked the literal's syntax; it is converted when asked.
+                return new JsonPrimitive(new Literal(r.nextString()));
             case BOOLEAN:
                 return new JsonPrimitive(r.nextBoolean());
             case NULL:
@@ -95,6 +100,75 @@ final class Json {
                 return JsonNull.INSTANCE;
             default:
                 throw new ProtocolException("payload", "not valid JSON at " + r.getPath());
+        }
+    }
+
+    /**
+     * A JSON number as written, converted only when read (as Gson's own parser keeps them):
+     * exact through {@link #decimal()}, and a whole number of up to 18 digits without a
+     * detour through BigDecimal, which is what a histogram's thousands of counts are.
+     */
+    static final class Literal extends Number {
+        private static final long serialVersionUID = 1L;
+        private final String text;
+
+        Literal(String text) {
+            this.text = text;
+        }
+
+        /** The value when the literal is a plain whole number that fits a long safely, else null. */
+        Long whole() {
+            int n = text.length(), i = text.startsWith("-") ? 1 : 0;
+            if (n - i == 0 || n - i > 18) {
+                return null;
+            }
+            for (int k = i; k < n; k++) {
+                char c = text.charAt(k);
+                if (c < '0' || c > '9') {
+                    return null;
+                }
+            }
+            return Long.parseLong(text);
+        }
+
+        BigDecimal decimal() {
+            return new BigDecimal(text);
+        }
+
+        @Override
+        public int intValue() {
+            return decimal().intValue();
+        }
+
+        @Override
+        public long longValue() {
+            Long w = whole();
+            return w != null ? w : decimal().longValue();
+        }
+
+        @Override
+        public float floatValue() {
+            return Float.parseFloat(text);
+        }
+
+        @Override
+        public double doubleValue() {
+            return Double.parseDouble(text);
+        }
+
+        @Override
+        public String toString() {
+            return text;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Literal && ((Literal) o).text.equals(text);
+        }
+
+        @Override
+        public int hashCode() {
+            return text.hashCode();
         }
     }
 
@@ -197,7 +271,8 @@ final class Json {
                 throw new ProtocolException(at(key), "expected a number, got " + show(e));
             }
             Number n = e.getAsNumber();
-            return n instanceof BigDecimal ? (BigDecimal) n : new BigDecimal(n.toString());
+            return n instanceof Literal ? ((Literal) n).decimal() : n instanceof BigDecimal ? (BigDecimal) n
+                    : new BigDecimal(n.toString());
         }
 
         long lng(String key) throws ProtocolException {
@@ -328,7 +403,9 @@ final class Json {
                     if (!e.isJsonPrimitive() || !e.getAsJsonPrimitive().isNumber()) {
                         throw new ArithmeticException();
                     }
-                    l[i] = new BigDecimal(e.getAsNumber().toString()).longValueExact();
+                    Number n = e.getAsNumber();
+                    Long w = n instanceof Literal ? ((Literal) n).whole() : null;
+                    l[i] = w != null ? w : new BigDecimal(n.toString()).longValueExact();
                 } catch (ArithmeticException | NumberFormatException x) {
                     throw new ProtocolException(at(key) + "[" + i + "]", "expected a whole number, got " + show(e));
                 }

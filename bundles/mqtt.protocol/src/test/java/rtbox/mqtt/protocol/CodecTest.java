@@ -232,6 +232,46 @@ class CodecTest {
                 () -> Codec.decode(Topics.of(p), b, Result.class)).field());
     }
 
+    /**
+     * decodeWithJson: one parse gives the typed message and the JSON tree, numbers as they
+     * were written; the strict checks hold on that path too (a repeated member named by its
+     * path, a histogram count that is not a whole number, a command topic).
+     */
+    @Test
+    void decodeWithJsonReadsOnceAndStaysStrict() throws Exception {
+        Result r = new Result("a1", T, "r1", 4, "timer", Outcome.PASS, "ok", true, T, T, figures(), report(), null);
+        byte[] b = Codec.encode(r);
+        Decoded d = Codec.decodeWithJson(Topics.of(r), b);
+        assertEquals(new String(b, StandardCharsets.UTF_8), new String(Codec.encode(d.message()), StandardCharsets.UTF_8));
+        assertEquals("ok", d.json().get("reason").getAsString());
+        assertEquals(4, d.json().get("sequence").getAsLong());
+        String json = new String(b, StandardCharsets.UTF_8);
+        ProtocolException twice = assertThrows(ProtocolException.class, () -> Codec.decodeWithJson(Topics.of(r),
+                json.replace("\"reason\":\"ok\"", "\"reason\":\"ok\",\"reason\":\"again\"").getBytes(StandardCharsets.UTF_8)));
+        assertEquals("$.reason", twice.field());
+        assertTrue(twice.getMessage().contains("given twice"), twice.getMessage());
+        String hist = json.substring(json.indexOf("\"histogram\":[") + "\"histogram\":[".length());
+        String first = hist.substring(0, hist.indexOf(','));
+        for (String bad : new String[] {"1.5", "12345678901234567890123"}) {
+            ProtocolException e = assertThrows(ProtocolException.class, () -> Codec.decodeWithJson(Topics.of(r),
+                    first(json, "\"histogram\":[" + first + ",", "\"histogram\":[" + bad + ",")
+                            .getBytes(StandardCharsets.UTF_8)));
+            assertEquals("$.histogram[0]", e.field(), bad);
+        }
+        // 18 digits and a negative count's sign parse exactly on the fast path, more digits through BigDecimal
+        assertEquals(123456789012345678L, Codec.decodeWithJson(Topics.of(r), first(json, "\"histogram\":[" + first
+                + ",", "\"histogram\":[123456789012345678,").getBytes(StandardCharsets.UTF_8)).json()
+                .getAsJsonArray("histogram").get(0).getAsLong());
+        assertEquals("topic", assertThrows(ProtocolException.class,
+                () -> Codec.decodeWithJson("rtbox/v1/down/a1/cmd/run", b)).field());
+    }
+
+    /** {@code s} with the first {@code what} (the top level's histogram, written before the threads') replaced. */
+    private static String first(String s, String what, String with) {
+        int i = s.indexOf(what);
+        return s.substring(0, i) + with + s.substring(i + what.length());
+    }
+
     @Test
     void topicsParse() throws Exception {
         assertEquals(new Topic(Topic.Kind.CELL, "a1", "r-1.2", null, null), Topics.parse("rtbox/v1/up/a1/runs/r-1.2/cell"));
