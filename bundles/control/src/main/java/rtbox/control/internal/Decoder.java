@@ -1,12 +1,10 @@
 package rtbox.control.internal;
 
-import java.nio.charset.StandardCharsets;
-
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 
 import rtbox.mqtt.protocol.Cell;
 import rtbox.mqtt.protocol.Codec;
+import rtbox.mqtt.protocol.Decoded;
 import rtbox.mqtt.protocol.Message;
 import rtbox.mqtt.protocol.Progress;
 import rtbox.mqtt.protocol.ProtocolException;
@@ -37,16 +35,18 @@ final class Decoder {
         if (!topic.startsWith(UP)) {
             throw new Rejected("bad-topic", "not under " + UP);
         }
-        Message m;
+        Decoded d;
         try {
-            m = Codec.decode(topic, payload);
+            d = Codec.decodeWithJson(topic, payload);
         } catch (ProtocolException e) {
             throw new Rejected(reason(e), e.getMessage());
         } catch (RuntimeException e) {
             throw new Rejected("bad-message", "the codec failed on it: " + Json.shortMessage(e));
         }
-        // The codec has read it strictly; the JSON tree is what the stores and the API take apart.
-        JsonObject json = JsonParser.parseString(new String(payload, StandardCharsets.UTF_8)).getAsJsonObject();
+        // Read once: the codec's strict parse gives the typed message and the JSON tree that
+        // the stores and the live events take apart; the payload is stored as it came.
+        Message m = d.message();
+        JsonObject json = d.json();
         if (m instanceof Status) {
             return new Inbound(Inbound.Kind.STATUS, m.appliance(), null, 0, null, json, payload);
         }

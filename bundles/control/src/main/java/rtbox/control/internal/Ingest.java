@@ -2,8 +2,10 @@ package rtbox.control.internal;
 
 import java.sql.SQLException;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
@@ -15,8 +17,8 @@ import com.google.gson.JsonObject;
  * Takes every message from {@code rtbox/v1/up/#}: decodes it, stores it once, tells the
  * live listeners. A message that cannot be stored as it is (see {@link Rejected}) is
  * counted by reason, logged with the reason and not stored; the ingest goes on with the
- * next. A database error is not swallowed: it goes back to the MQTT client, which then
- * does not acknowledge the message, so the broker delivers it again.
+ * next. A database error is not swallowed: the message is not acknowledged to the broker
+ * (MqttLink tries it again; the broker delivers it again after a reconnect).
  */
 final class Ingest {
     private static final String LOG = "rtbox control: ingest: ";
@@ -38,16 +40,102 @@ final class Ingest {
         }
     }
 
-    /** Handles one message; throws only when the database failed (the message must come again). */
-    void accept(String topic, byte[] payload) throws SQLException {
-        Inbound m;
+    /**
+     * A message as it arrived, decoded (or rejected, with the reason counted and logged):
+     * what {@link #store} takes. Decoding needs no database, so the MQTT client's thread
+     * does it while the writer commits the batch before.
+     */
+    record Arrival(String topic, Inbound message) {
+    }
+
+    /** Decodes one message; a rejection is counted and logged here, and has no message. */
+    Arrival decode(String topic, byte[] payload) {
         try {
-            m = decoder.decode(topic, payload);
+            return new Arrival(topic, decoder.decode(topic, payload));
         } catch (Rejected r) {
             reject(topic, r.reason, r.getMessage());
-            return;
+            return new Arrival(topic, null);
         }
-        IngestStore.Outcome o = store.store(m, System.currentTimeMillis());
+    }
+
+    /** Handles one message; throws only when the database failed (the message must come again). */
+    void accept(String topic, byte[] payload) throws SQLException {
+        Arrival a = decode(topic, payload);
+        if (a.message() != null) {
+            stored(a, store.store(a.message(), System.currentTimeMillis()));
+        }
+    }
+
+    /**
+     * Stores a batch of arrivals in one transaction (one commit, not one per message: on
+     * PostgreSQL each commit waits for its WAL flush). When the batch fails, each message
+     * is tried again in its own transaction, so that one message the database refuses
+     * holds back only itself. Returns the arrivals that are not in the database: they
+     * must not be acknowledged. Rejected arrivals count as handled.
+     */
+    List<Arrival> store(List<Arrival> batch) {
+        List<Inbound> messages = new ArrayList<>(batch.size());
+        for (Arrival a : batch) {
+            if (a.message() != null) {
+                messages.add(a.message());
+            }
+        }
+        if (messages.isEmpty()) {
+            return List.of();
+        }
+        long now = System.currentTimeMillis();
+        try {
+            List<IngestStore.Outcome> outcomes = store.storeAll(messages, now);
+            for (int i = 0, k = 0; i < batch.size(); i++) {
+                if (batch.get(i).message() != null) {
+                    stored(batch.get(i), outcomes.get(k++));
+                }
+            }
+            return List.of();
+        } catch (SQLException | RuntimeException e) {
+            // one by one below: which of them did the database not take, and why
+        }
+        List<Arrival> failed = new ArrayList<>();
+        for (Arrival a : batch) {
+            if (a.message() == null) {
+                continue;
+            }
+            try {
+                stored(a, store.store(a.message(), now));
+            } catch (SQLException e) {
+                if (refusedForItsContent(e)) {
+                    // Sent again it would be refused again: counted, logged, not stored, and the ingest goes on.
+                    reject(a.topic(), "bad-message", "the database refused it: " + Db.rootMessage(e));
+                } else {
+                    System.err.println(LOG + "could not store a message on " + a.topic() + " (" + Db.rootMessage(e)
+                            + "): it will be tried again");
+                    failed.add(a);
+                }
+            } catch (RuntimeException e) {
+                System.err.println(LOG + "could not store a message on " + a.topic() + " (" + e + "): it will be"
+                        + " tried again");
+                failed.add(a);
+            }
+        }
+        return failed;
+    }
+
+    /**
+     * A data exception (SQLSTATE class 22: a value too long, out of range, not valid for its
+     * type) is about the message and not the database's state: trying it again cannot help.
+     * Everything else (a lost connection, a full disk, a deadlock) may pass.
+     */
+    static boolean refusedForItsContent(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException s && s.getSQLState() != null && s.getSQLState().startsWith("22")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void stored(Arrival a, IngestStore.Outcome o) {
+        Inbound m = a.message();
         if (!o.stored()) {
             duplicates.incrementAndGet();
             return;
@@ -57,7 +145,7 @@ final class Ingest {
         try {
             after.accept(m, o);
         } catch (RuntimeException e) {
-            System.err.println(LOG + "after storing " + topic + ": " + e);
+            System.err.println(LOG + "after storing " + a.topic() + ": " + e);
         }
     }
 

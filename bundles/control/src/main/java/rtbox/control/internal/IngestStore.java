@@ -3,6 +3,8 @@ package rtbox.control.internal;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
@@ -10,9 +12,9 @@ import com.google.gson.JsonObject;
 
 /**
  * Writes one decoded message: the message row once by (appliance, run, sequence), and
- * what it says about its run, cell and appliance. One transaction per message, so that
- * the broker's acknowledgement (after this returns) never covers a message that is not
- * in the database.
+ * what it says about its run, cell and appliance. One transaction per call (a message or a
+ * batch of them), and the broker's acknowledgement comes only after it committed, so that
+ * it never covers a message that is not in the database.
  */
 final class IngestStore {
     /** What storing a message did. {@code cameOnline}: a status that turned an appliance online. */
@@ -26,16 +28,24 @@ final class IngestStore {
     }
 
     Outcome store(Inbound m, long now) throws SQLException {
+        return storeAll(List.of(m), now).get(0);
+    }
+
+    /** Stores the messages in order in one transaction: all of them, or none when it throws. */
+    List<Outcome> storeAll(List<Inbound> messages, long now) throws SQLException {
         try (Connection c = db.connection()) {
             c.setAutoCommit(false);
             try {
-                Outcome o = switch (m.kind()) {
-                    case STATUS -> status(c, m, now);
-                    case REPLY -> reply(c, m, now);
-                    default -> runMessage(c, m, now);
-                };
+                List<Outcome> out = new ArrayList<>(messages.size());
+                for (Inbound m : messages) {
+                    out.add(switch (m.kind()) {
+                        case STATUS -> status(c, m, now);
+                        case REPLY -> reply(c, m, now);
+                        default -> runMessage(c, m, now);
+                    });
+                }
                 c.commit();
-                return o;
+                return out;
             } catch (SQLException | RuntimeException e) {
                 c.rollback();
                 throw e;

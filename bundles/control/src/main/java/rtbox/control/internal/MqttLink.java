@@ -9,7 +9,16 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
@@ -25,15 +34,43 @@ import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
 /**
  * The control room's MQTT session (Eclipse Paho, MQTT 3.1.1): subscribes to
  * {@code rtbox/v1/up/#} at QoS 1 with a persistent session (clean session off, a fixed
- * client id), so the broker keeps what comes while the control room is away; Paho
- * acknowledges a message only after {@link Ingest#accept} returned, that is after the
- * database committed it. Reconnects by itself.
+ * client id), so the broker keeps what comes while the control room is away. Reconnects
+ * by itself.
+ *
+ * <p>Acknowledgements are manual, and a message is acknowledged only after the
+ * transaction that holds it committed: Paho's thread decodes each message as it arrives
+ * and queues it; one writer thread takes what has queued up (up to {@link #BATCH}
+ * messages), stores it in one transaction ({@link Ingest#store}), and then acknowledges
+ * each. Decoding overlaps the database's work, and a busy ingest commits once per batch
+ * instead of once per message. A message the database did not take is not acknowledged
+ * and is tried again until it is stored; after a reconnect the broker delivers the
+ * unacknowledged ones again, and the writer then drops its older copies' acknowledgements
+ * (a packet id of the old connection may name another message on the new one).
  */
 final class MqttLink implements Commander.Publisher, AutoCloseable {
     private static final String LOG = "rtbox control: mqtt: ";
+    /** Most messages per transaction. */
+    static final int BATCH = 64;
+    /** Payload bytes decoded and waiting for the writer, at most (Paho's thread waits beyond). */
+    private static final int QUEUED_BYTES = 64 << 20;
     private final MqttClient client;
     private final MqttConnectOptions options;
     private final Ingest ingest;
+
+    /** A decoded message waiting for its commit, with what its acknowledgement needs. */
+    private record Pending(Ingest.Arrival arrival, int id, int qos, long connection, int bytes) {
+    }
+
+    private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+    private final Semaphore queuedBytes = new Semaphore(QUEUED_BYTES);
+    /**
+     * Counts lost connections: an acknowledgement belongs to the connection its message came
+     * on (counted when it is lost, which comes before Paho reconnects).
+     */
+    private long connection;
+    private final Object ackLock = new Object();
+    private volatile boolean closing;
+    private final Thread writer;
 
     MqttLink(String broker, String clientId, String user, String password, String trustStore, Ingest ingest)
             throws MqttException, IOException, GeneralSecurityException {
@@ -56,6 +93,7 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
             options.setSocketFactory(ssl(Path.of(trustStore)).getSocketFactory());
             options.setHttpsHostnameVerificationEnabled(true);
         }
+        client.setManualAcks(true);
         client.setCallback(new MqttCallbackExtended() {
             @Override
             public void connectComplete(boolean reconnect, String serverURI) {
@@ -69,25 +107,86 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
 
             @Override
             public void connectionLost(Throwable cause) {
+                synchronized (ackLock) {
+                    connection++;
+                }
                 System.err.println(LOG + "connection lost (" + cause + "); reconnecting");
             }
 
             @Override
             public void messageArrived(String topic, MqttMessage message) throws Exception {
-                try {
-                    ingest.accept(topic, message.getPayload());
-                } catch (Exception e) {
-                    // Not acknowledged: the broker sends it again after the reconnect that follows.
-                    System.err.println(LOG + "could not store a message on " + topic + " (" + Db.rootMessage(e)
-                            + "): it will come again");
-                    throw e;
+                byte[] payload = message.getPayload();
+                int bytes = Math.min(payload.length, QUEUED_BYTES);
+                queuedBytes.acquire(bytes);
+                long on;
+                synchronized (ackLock) {
+                    on = connection;
                 }
+                queue.put(new Pending(ingest.decode(topic, payload), message.getId(), message.getQos(), on, bytes));
             }
 
             @Override
             public void deliveryComplete(IMqttDeliveryToken token) {
             }
         });
+        writer = new Thread(this::write, "rtbox-control-ingest");
+        writer.setDaemon(true);
+        writer.start();
+    }
+
+    /** The writer thread: batches from the queue, stored, then acknowledged. */
+    private void write() {
+        List<Pending> batch = new ArrayList<>(BATCH);
+        List<Ingest.Arrival> arrivals = new ArrayList<>(BATCH);
+        while (!closing) {
+            try {
+                Pending first = queue.poll(200, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    continue;
+                }
+                batch.add(first);
+                queue.drainTo(batch, BATCH - 1);
+                for (Pending p : batch) {
+                    arrivals.add(p.arrival());
+                }
+                List<Ingest.Arrival> failed = ingest.store(arrivals);
+                for (long wait = 500; !failed.isEmpty() && !closing; wait = Math.min(wait * 2, 30_000)) {
+                    // Not in the database: not acknowledged; tried again (the database may be back).
+                    Thread.sleep(wait);
+                    failed = ingest.store(failed);
+                }
+                Set<Ingest.Arrival> notStored = Collections.newSetFromMap(new IdentityHashMap<>());
+                notStored.addAll(failed);
+                for (Pending p : batch) {
+                    if (!closing && !notStored.contains(p.arrival())) {
+                        acknowledge(p);
+                    }
+                    queuedBytes.release(p.bytes());
+                }
+            } catch (InterruptedException e) {
+                break;
+            } catch (RuntimeException e) {
+                // Not acknowledged: the broker delivers these again after the next reconnect.
+                System.err.println(LOG + "ingest writer: " + e);
+                batch.forEach(p -> queuedBytes.release(p.bytes()));
+            } finally {
+                batch.clear();
+                arrivals.clear();
+            }
+        }
+    }
+
+    private void acknowledge(Pending p) {
+        synchronized (ackLock) {
+            if (p.connection() != connection || !client.isConnected()) {
+                return; // the broker sends it again on the new connection
+            }
+            try {
+                client.messageArrivedComplete(p.id(), p.qos());
+            } catch (MqttException e) {
+                System.err.println(LOG + "cannot acknowledge message " + p.id() + " (" + e + "): it will come again");
+            }
+        }
     }
 
     /** Connects (the first time; later reconnects are Paho's), trying until it works or {@code timeoutMs}. */
@@ -118,6 +217,13 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
 
     @Override
     public void close() {
+        closing = true;
+        writer.interrupt();
+        try {
+            writer.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         try {
             if (client.isConnected()) {
                 client.disconnect(5000);

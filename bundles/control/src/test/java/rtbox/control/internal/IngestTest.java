@@ -76,6 +76,43 @@ class IngestTest extends BothDatabases {
         assertArrayEquals(Messages.cell("a1", "r1", 1, 2, "PASS", 30), new Queries(db).message("a1", "r1", 2));
     }
 
+    /**
+     * MqttLink's path: a batch in one transaction, a repeat inside the batch stored once; a
+     * message the database refuses for its content (a plan name longer than the column) is
+     * counted as bad-message and not tried again, and costs the rest of its batch nothing.
+     */
+    @ParameterizedTest
+    @MethodSource("databases")
+    void aBatchIsStoredInOneTransactionAndARefusedMessageHoldsBackOnlyItself(String kind) throws Exception {
+        Db db = db(kind);
+        Ingest in = ingest(db);
+        String longPlan = new String(Messages.progress("a1", "r2", 1, 2), StandardCharsets.UTF_8)
+                .replace("\"plan\":\"smoke\"", "\"plan\":\"" + "p".repeat(300) + "\"");
+        List<Ingest.Arrival> batch = List.of(
+                in.decode(Messages.runTopic("a1", "r1", "progress"), Messages.progress("a1", "r1", 1, 2)),
+                in.decode(Messages.runTopic("a1", "r1", "cell"), Messages.cell("a1", "r1", 1, 2, "PASS", 30)),
+                in.decode(Messages.runTopic("a1", "r1", "cell"), Messages.cell("a1", "r1", 1, 2, "PASS", 30)),
+                in.decode("rtbox/v1/up/a1/runs/r1/cell", "not json".getBytes(StandardCharsets.UTF_8)));
+        assertEquals(List.of(), in.store(batch));
+        assertEquals(2, in.stored());
+        assertEquals(1, in.duplicates());
+        assertEquals(1, in.rejected("not-json"));
+
+        List<Ingest.Arrival> second = List.of(
+                in.decode(Messages.runTopic("a1", "r1", "progress"), Messages.progress("a1", "r1", 2, 2)),
+                in.decode(Messages.runTopic("a1", "r2", "progress"), longPlan.getBytes(StandardCharsets.UTF_8)),
+                in.decode(Messages.runTopic("a1", "r1", "result"), Messages.result("a1", "r1", 2, "PASS")));
+        assertEquals(List.of(), in.store(second), "a refused message is not one to try again");
+        assertEquals(4, in.stored());
+        assertEquals(1, in.rejected("bad-message"));
+        assertTrue(in.health().toString().contains("the database refused it"), in.health().toString());
+        try (Connection c = db.connection()) {
+            assertEquals(4, Sql.count(c, "SELECT COUNT(*) FROM message WHERE appliance = 'a1' AND run_id = 'r1'"));
+            assertEquals(0, Sql.count(c, "SELECT COUNT(*) FROM message WHERE run_id = 'r2'"));
+        }
+        assertEquals("PASS", new Queries(db).run("a1", "r1").get("verdict").getAsString());
+    }
+
     @ParameterizedTest
     @MethodSource("databases")
     void aGapIsShownAsMissing(String kind) throws Exception {
