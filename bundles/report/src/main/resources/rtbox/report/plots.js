@@ -349,7 +349,7 @@ export function cellHistogram(cell) {
   const bucketUs = Math.min(...cell.threads.map((t) => t.bucketUs));
   const counts = [];
   let samples = 0, overflows = 0;
-  // a figure a source does not give (the compare API has no min or p50) stays null, not NaN
+  // a figure a source does not give stays null, not NaN
   const worst = (key, pick) => {
     const vals = cell.threads.map((t) => t[key]).filter((v) => v != null && isFinite(v));
     return vals.length ? pick(...vals) : null;

@@ -169,8 +169,9 @@ final class Compare {
 
     private static JsonObject figures(JsonObject cell) {
         JsonObject f = new JsonObject();
-        for (String k : new String[] {"p99_us", "p999_us", "max_us", "missed_deadlines", "histogram_bucket_us",
-            "histogram", "verdict"}) {
+        // min and p50 too: the compare page's legend shows min/p50/p99/p99.9/max of each side.
+        for (String k : new String[] {"samples", "min_us", "p50_us", "p99_us", "p999_us", "max_us", "overflows",
+            "missed_deadlines", "histogram_bucket_us", "histogram", "verdict"}) {
             f.add(k, cell.get(k));
         }
         return f;
