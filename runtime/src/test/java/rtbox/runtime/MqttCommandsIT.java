@@ -218,6 +218,25 @@ class MqttCommandsIT extends MqttFixture {
                 + "\",\"sha256\":\"" + sha + "\""));
         assertEquals(200, r.get("code").getAsInt(), r.toString());
         assertEquals("rtbox.test.mqttfixture", r.getAsJsonObject("body").get("symbolicName").getAsString());
+        // The SHA-256 of the bytes as the framework holds them: the installed jar's.
+        assertEquals(sha, r.getAsJsonObject("body").get("sha256").getAsString(), r.toString());
+        assertEquals(sha, sha256Of(reply(control.command(A, "bundles", "")), "rtbox.test.mqttfixture"));
+        // Every bundle has one, the framework's too: each that of the jar rtbox.jar embeds.
+        JsonObject all = reply(control.command(A, "bundles", ""));
+        for (var e : all.getAsJsonObject("body").getAsJsonArray("bundles")) {
+            JsonObject b = e.getAsJsonObject();
+            assertTrue(b.has("sha256") && b.get("sha256").getAsString().matches("[0-9a-f]{64}"), b.toString());
+        }
+        assertEquals(embeddedJarSha256("rtbox.mqtt-"), sha256Of(all, "rtbox.mqtt"));
+        assertEquals(embeddedJarSha256("org.apache.felix.framework-"), sha256Of(all, "org.apache.felix.framework"));
+        // An update changes the bundle's bytes and its last-modified time: the new hash, not the cached one.
+        byte[] next = fixtureJar("1.0.1");
+        String nextSha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(next));
+        r = reply(control.command(A, "update", "\"bundle\":\"rtbox.test.mqttfixture\",\"data\":\""
+                + Base64.getEncoder().encodeToString(next) + "\",\"sha256\":\"" + nextSha + "\""));
+        assertEquals(200, r.get("code").getAsInt(), r.toString());
+        assertEquals(nextSha, r.getAsJsonObject("body").get("sha256").getAsString(), r.toString());
+        assertEquals(nextSha, sha256Of(reply(control.command(A, "bundles", "")), "rtbox.test.mqttfixture"));
         r = reply(control.command(A, "uninstall", "\"bundle\":\"rtbox.test.mqttfixture\""));
         assertEquals(200, r.get("code").getAsInt(), r.toString());
         r = reply(control.command(A, "uninstall", "\"bundle\":\"rtbox.test.mqttfixture\""));
@@ -245,14 +264,39 @@ class MqttCommandsIT extends MqttFixture {
                 && m.json().get("state").getAsString().equals("online"), 30_000), "not online: " + rtbox.err);
     }
 
+    private static String sha256Of(JsonObject bundlesReply, String symbolicName) {
+        for (var e : bundlesReply.getAsJsonObject("body").getAsJsonArray("bundles")) {
+            JsonObject b = e.getAsJsonObject();
+            if (symbolicName.equals(b.get("symbolicName").getAsString())) {
+                return b.has("sha256") ? b.get("sha256").getAsString() : null;
+            }
+        }
+        throw new AssertionError(symbolicName + " is not in " + bundlesReply);
+    }
+
+    /** The SHA-256 of the bundle jar rtbox.jar embeds (jar/NAME...jar), which the launcher installs. */
+    private static String embeddedJarSha256(String namePrefix) throws Exception {
+        try (java.util.jar.JarFile j = new java.util.jar.JarFile(System.getProperty("rtbox.jar"))) {
+            var entry = j.stream().filter(x -> x.getName().startsWith("jar/" + namePrefix)
+                    && x.getName().endsWith(".jar")).findFirst().orElseThrow();
+            try (var in = j.getInputStream(entry)) {
+                return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(in.readAllBytes()));
+            }
+        }
+    }
+
     /** A bundle with a manifest only: enough for the framework to install, start and remove it. */
     static byte[] fixtureJar() throws IOException {
+        return fixtureJar("1.0.0");
+    }
+
+    static byte[] fixtureJar(String version) throws IOException {
         Manifest mf = new Manifest();
         Attributes a = mf.getMainAttributes();
         a.put(Attributes.Name.MANIFEST_VERSION, "1.0");
         a.putValue("Bundle-ManifestVersion", "2");
         a.putValue("Bundle-SymbolicName", "rtbox.test.mqttfixture");
-        a.putValue("Bundle-Version", "1.0.0");
+        a.putValue("Bundle-Version", version);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try (JarOutputStream j = new JarOutputStream(out, mf)) {
             // manifest only

@@ -39,10 +39,12 @@ final class BundleCommands {
             "org.apache.felix.fileinstall", "rtbox.mqtt");
     private final BundleContext context;
     private final Path dir;
+    private final BundleHashes hashes;
 
     BundleCommands(BundleContext context, Path dataDir) {
         this.context = context;
         this.dir = dataDir.resolve("incoming");
+        this.hashes = new BundleHashes(context);
     }
 
     Reply list() {
@@ -280,13 +282,18 @@ final class BundleCommands {
         fw.refreshBundles(java.util.List.of(b));
     }
 
-    static JsonObject describe(Bundle b) {
+    /** One bundle as the bundle verbs describe it; {@code sha256} left out when its content cannot be read. */
+    JsonObject describe(Bundle b) {
         JsonObject o = new JsonObject();
         o.addProperty("id", b.getBundleId());
         o.addProperty("symbolicName", b.getSymbolicName());
         o.addProperty("version", b.getVersion().toString());
         o.addProperty("state", state(b.getState()));
         o.addProperty("location", b.getLocation());
+        String sha = b.getState() == Bundle.UNINSTALLED ? null : hashes.sha256(b);
+        if (sha != null) {
+            o.addProperty("sha256", sha);
+        }
         return o;
     }
 
