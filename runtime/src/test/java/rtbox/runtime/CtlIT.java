@@ -63,6 +63,14 @@ class CtlIT {
         Rtbox.Result list = ctl("list");
         assertEquals(0, list.exitCode(), list.stderr());
         assertTrue(list.stdout().contains("a1") && list.stdout().contains("online"), list.stdout());
+        // Each appliance's rtbox and its commit, as its own --version says them (issue 16).
+        String version;
+        try (Rtbox v = new Rtbox(Files.createTempDirectory(ctlHome, "v"))) {
+            version = v.run(120, "--version").stdout().lines().findFirst().orElseThrow().substring("rtbox ".length());
+        }
+        assertTrue(list.stdout().contains("VERSION"), list.stdout());
+        assertTrue(list.stdout().lines().anyMatch(l -> l.startsWith("a1 ") && l.contains(" " + version + " ")),
+                version + " in\n" + list.stdout());
 
         Rtbox.Result run = ctl("run", "a1", "timer", "-D", "1s");
         // No thresholds given: MEASURED, exit 0, never PASS (issue 16).

@@ -247,14 +247,27 @@ public class CtlCommand implements Callable<Integer> {
                 spec.commandLine().getErr().println("rtbox ctl: no appliance has a status on " + broker.uri);
                 return ERROR;
             }
-            out.printf(Locale.ROOT, "%-20s %-8s %-38s %s%n", "APPLIANCE", "STATE", "RUN", "PROBES");
+            out.printf(Locale.ROOT, "%-20s %-8s %-38s %-36s %s%n", "APPLIANCE", "STATE", "RUN", "VERSION", "PROBES");
             for (Status s : seen.values()) {
-                out.printf(Locale.ROOT, "%-20s %-8s %-38s %s%n", s.appliance(), s.state(),
-                        s.run() != null ? s.run() : "-", s.probes() != null ? String.join(",", s.probes()) : "-");
+                out.printf(Locale.ROOT, "%-20s %-8s %-38s %-36s %s%n", s.appliance(), s.state(),
+                        s.run() != null ? s.run() : "-", version(s),
+                        s.probes() != null ? String.join(",", s.probes()) : "-");
             }
             out.flush();
             return OK;
         }
+    }
+
+    /**
+     * The appliance's rtbox as its status gives it, without the leading "rtbox": {@code 0.1.0.202612030910
+     * (git 5d51b53)}; "-" when offline (the last will carries none) or from an appliance older than the field.
+     */
+    static String version(Status s) {
+        String v = s.rtboxVersion();
+        if (v == null || v.isBlank()) {
+            return "-";
+        }
+        return v.startsWith("rtbox ") ? v.substring("rtbox ".length()) : v;
     }
 
     @Command(name = "run", sortOptions = false,
