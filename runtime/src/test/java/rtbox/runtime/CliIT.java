@@ -133,8 +133,9 @@ class CliIT {
         assertEquals(2, d.getElementsByTagName("testcase").getLength());
         assertEquals(0, d.getElementsByTagName("failure").getLength() + d.getElementsByTagName("error").getLength());
         assertTrue(Files.readString(junit).contains("<property name=\"rtbox.verdict\" value=\"MEASURED\"/>"));
-        assertTrue(Files.readString(csv).lines().skip(1).findFirst().orElse("").endsWith(",MEASURED,no thresholds given"),
-                Files.readString(csv));
+        // The reason may go on (a JVM stall over its budget on a loaded machine is said after it).
+        assertTrue(Files.readString(csv).lines().skip(1).findFirst().orElse("")
+                .matches(".*,MEASURED,\"?no thresholds given.*"), Files.readString(csv));
     }
 
     private static Document xml(Path f) throws Exception {
@@ -173,5 +174,113 @@ class CliIT {
         assertTrue(rows.get(1).startsWith("judged,timer,") && rows.get(1).contains(inconclusive ? ",INCONCLUSIVE,"
                 : ",PASS,"), rows.get(1));
         assertTrue(rows.get(2).startsWith("unjudged,timer,") && rows.get(2).contains(",MEASURED,"), rows.get(2));
+    }
+
+    /** The last T: line's Act and the report's last sample of thread 0 agree: Act is the last sample, not Max. */
+    private static void actIsTheLastSample(String stdout, Path report) throws Exception {
+        String t0 = stdout.lines().filter(l -> l.startsWith("T: 0")).reduce((a, b) -> b).orElseThrow();
+        long act = Long.parseLong(t0.replaceAll(".*Act: *(\\d+).*", "$1"));
+        JsonObject th = JsonParser.parseString(Files.readString(report)).getAsJsonObject().getAsJsonObject("result")
+                .getAsJsonArray("threads").get(0).getAsJsonObject();
+        assertEquals(Math.round(th.get("lastNs").getAsLong() / 1000.0), act, t0);
+        assertTrue(th.get("lastNs").getAsLong() <= th.getAsJsonObject("latency").get("maxNs").getAsLong());
+    }
+
+    @Test
+    void pipedRunsGetAProgressLineEverySoOftenNotEverySample() throws Exception {
+        Path report = home.resolve("piped.json");
+        Rtbox.Result r = rtbox("run", "timer", "-D", "5s", "-i", "500", "--progress-every", "1s", "--report",
+                report.toString());
+        assertEquals(0, r.exitCode(), r.stdout() + r.stderr());
+        String pattern = "rtbox: timer \\d+% \\(\\d+ s\\): T:0 C:(\\d+) Min \\d+ Act \\d+ Avg \\d+ Max \\d+ us";
+        List<String> progress = r.stderr().lines().filter(l -> l.matches(pattern)).toList();
+        // About one a second over the 6 s of warm-up and measuring: a heartbeat, not 10,000 sample lines.
+        assertTrue(progress.size() >= 3 && progress.size() <= 8, r.stderr());
+        long first = Long.parseLong(progress.get(0).replaceAll(pattern, "$1"));
+        long last = Long.parseLong(progress.get(progress.size() - 1).replaceAll(pattern, "$1"));
+        assertTrue(last > first, "the figures are live: " + progress);
+        assertFalse(r.stdout().contains("rtbox: timer"), "progress stays off stdout, which scripts read");
+        assertFalse(r.stdout().contains("\033["), "no escape codes when piped");
+        actIsTheLastSample(r.stdout(), report);
+
+        Rtbox.Result quiet = rtbox("run", "timer", "-D", "3s", "--progress-every", "1s", "-q");
+        assertEquals(0, quiet.exitCode(), quiet.stderr());
+        assertFalse(quiet.stderr().contains("rtbox: timer"), "-q: no progress: " + quiet.stderr());
+    }
+
+    @Test
+    void onATerminalTheTLinesAreRedrawnInPlace() throws Exception {
+        Path h = home.resolve("tty");
+        try (Rtbox r = new Rtbox(h)) {
+            // script(1) gives the run a terminal, as a user at a console has.
+            ProcessBuilder pb = new ProcessBuilder("script", "-qfec", System.getProperty("rtbox.launcher")
+                    + " run timer -D 5s -t 2 -i 1000", "/dev/null");
+            pb.environment().put("RTBOX_HOME", h.toString());
+            pb.environment().put("RTBOX_JAR", System.getProperty("rtbox.jar"));
+            pb.environment().put("RTBOX_RUN", h.resolve("run").toString());
+            pb.redirectErrorStream(true);
+            Process p = pb.start();
+            String out = new String(p.getInputStream().readAllBytes());
+            assertTrue(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS));
+            assertEquals(0, p.exitValue(), out);
+            // Frames: the status line and two T: lines, then the cursor back up three lines to redraw them.
+            long frames = out.split("\033\\[3A", -1).length - 1;
+            assertTrue(frames >= 3, frames + " frames: " + out);
+            assertTrue(out.contains("T: 1 ("), out);
+            assertTrue(out.contains("\033[J"), "the last frame is erased before the summary: " + out);
+            assertTrue(out.lines().anyMatch(l -> l.startsWith("MEASURED: ")), out);
+        }
+    }
+
+    @Test
+    void breaktraceStopsAtTheFirstLateWakeUpAndKeepsTheTraceAroundIt() throws Exception {
+        Path report = home.resolve("break.json");
+        try (Rtbox r = new Rtbox(home.resolve("b"))) {
+            r.start("run", "timer", "-D", "60s", "-a", "1", "-p", "80", "-i", "1000", "-b", "15000", "--report",
+                    report.toString(), "--progress-every", "1s");
+            // Measuring (past start-up and warm-up) once the progress line counts cycles.
+            long until = System.currentTimeMillis() + 60_000;
+            while (System.currentTimeMillis() < until && r.err.stream().noneMatch(l -> l.matches(".*T:0 C:[1-9].*"))) {
+                Thread.sleep(50);
+            }
+            // A SCHED_FIFO 90 busy loop on the probe's CPU for 50 ms: the probe (FIFO 80) wakes that late, over
+            // the 15 ms limit (well over this VM's own stalls of a few ms).
+            // timeout(1) itself stays SCHED_OTHER and unpinned: at FIFO 90 on CPU 1 it could not preempt the loop
+            // to end it (equal FIFO priorities do not preempt each other).
+            Process hog = new ProcessBuilder("timeout", "-s", "KILL", "0.05", "chrt", "-f", "90", "taskset", "-c", "1",
+                    "sh", "-c", "while :; do :; done").inheritIO().start();
+            try {
+                assertTrue(hog.waitFor(30, java.util.concurrent.TimeUnit.SECONDS), "the busy loop ended");
+            } finally {
+                hog.destroyForcibly();
+                hog.descendants().forEach(ProcessHandle::destroyForcibly);
+            }
+            Rtbox.Result res = r.awaitExit(60);
+            assertEquals(0, res.exitCode(), "no thresholds: MEASURED, exit 0: " + res.stdout() + res.stderr());
+            assertTrue(res.stdout().lines().anyMatch(l -> l.matches("# Break value: \\d+")), res.stdout());
+            JsonObject result = JsonParser.parseString(Files.readString(report)).getAsJsonObject()
+                    .getAsJsonObject("result");
+            assertFalse(result.get("complete").getAsBoolean(), "stopped early, long before its 60 s");
+            JsonObject brk = result.getAsJsonObject("breakTrace");
+            assertEquals(15_000_000, brk.get("limitNs").getAsLong());
+            assertTrue(brk.get("latencyNs").getAsLong() > 15_000_000, brk.toString());
+            assertTrue(res.stdout().contains("# Break thread: " + brk.get("tid").getAsInt()), res.stdout());
+            String verdict = res.stdout().lines().reduce((a, b) -> b).orElseThrow();
+            assertTrue(verdict.startsWith("MEASURED: ") && verdict.contains("(-b)"), verdict);
+            List<String> notes = new java.util.ArrayList<>();
+            result.getAsJsonArray("notes").forEach(n -> notes.add(n.getAsString()));
+            if (notes.stream().anyMatch(n -> n.startsWith("no kernel trace"))) {
+                return; // not root or no tracefs here: the break is kept without its trace
+            }
+            // The kernel's trace names the busy loop (a task of another process) as what held the CPU for most of
+            // the break, and keeps the trace around it. (Its name and policy are the trace's first sight of it,
+            // which may be timeout(1)'s before the exec and chrt.)
+            JsonObject top = brk.getAsJsonArray("culprits").get(0).getAsJsonObject();
+            assertEquals("task", top.get("kind").getAsString(), brk.toString());
+            assertFalse(top.get("ownJvm").getAsBoolean(), brk.toString());
+            assertTrue(top.get("durationNs").getAsLong() > brk.get("latencyNs").getAsLong() / 2, brk.toString());
+            assertTrue(brk.getAsJsonArray("trace").size() > 0, brk.toString());
+            assertTrue(res.stdout().contains("# Break culprits: "), res.stdout());
+        }
     }
 }

@@ -38,10 +38,17 @@ class CyclictestParityIT {
         return out.lines().toList();
     }
 
-    /** A line's kind: "T:" lines and "# Name:" lines by their keys, histogram rows as one kind. */
+    /** cyclictest -v's sample line: thread, cycle, latency in us, "%8d:%8lu:%8ld". */
+    private static final String SAMPLE = " {0,7}\\d+: {0,7}\\d+: {0,7}\\d+";
+
+    /** A line's kind: "T:" lines and "# Name:" lines by their keys, histogram rows and -v's samples as one kind each. */
     private static String kind(String line) {
+        if (line.matches(SAMPLE)) {
+            return "sample";
+        }
         if (line.startsWith("T:")) {
-            return line.replaceAll("\\d+", "N").replaceAll("\\s+", " ");
+            // Numbers with their padding: a thread without cycles prints Min:1000000, no room for a space.
+            return line.replaceAll("\\s*\\d+", " N").replaceAll("\\s+", " ");
         }
         if (line.matches("\\d{6}(\\s+\\d+)+")) {
             return "histogram row";
@@ -56,7 +63,12 @@ class CyclictestParityIT {
         TreeSet<String> k = new TreeSet<>();
         for (String l : lines) {
             // cyclictest's overflow cycle list has no counterpart in rtbox's result (it has no per-sample list).
-            if (!l.startsWith("# Histogram Overflow at cycle number") && !l.startsWith("# Thread ") && !l.isEmpty()) {
+            // cyclictest -v also prints its CPU count and each thread's interval before the samples (its
+            // debugging output; rtbox's are in --report); rtbox adds what the kernel trace saw of a -b break.
+            if (!l.startsWith("# Histogram Overflow at cycle number") && !l.startsWith("# Thread ") && !l.isEmpty()
+                    && !l.matches("(Max|Online) CPUs = \\d+|Thread \\d+ Interval: \\d+")
+                    && !l.startsWith("# Break culprits: ") && !l.startsWith("# Break trace ")
+                    && !l.startsWith("#   ")) {
                 k.add(kind(l));
             }
         }
@@ -68,6 +80,8 @@ class CyclictestParityIT {
         "-l2000 -m -Sp99 -i200 -h400 -q",
         "-l1000 -m -Sp99 -i1000 -q",
         "-l500 -m -p95 -i1000 -t -a -q",
+        "-v -l200 -m -Sp99 -i1000 -q",
+        "-l2000 -m -Sp99 -i1000 -b 1 -q",
     })
     void sameLinesAsCyclictest(String options) throws Exception {
         Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/cyclictest")), "cyclictest (rt-tests) missing: "
@@ -91,6 +105,57 @@ class CyclictestParityIT {
         assertEquals(kinds(c), rtKinds, "cyclictest:\n" + String.join("\n", c) + "\nrtbox:\n" + String.join("\n", rt));
         assertEquals(c.stream().filter(l -> l.startsWith("T:")).count(), rt.stream().filter(l -> l.startsWith("T:"))
                 .count(), "one T: line per thread");
+        if (args.contains("-v")) {
+            // Samples numbered from 0 per thread as cyclictest numbers them. rtbox prints every one its T: line
+            // counts; cyclictest may leave the last few of a thread unprinted (it stops all threads when the first
+            // is done, and prints only what its main loop drained), so of it only: no sample it did not count.
+            assertEquals(samplesByTLines(rt), samples(rt), String.join("\n", rt));
+            assertTrue(!samples(c).isEmpty() && samplesByTLines(c).containsAll(samples(c)), String.join("\n", c));
+            assertTrue(samples(c).contains("0:0") && samples(rt).contains("0:0"), "numbered from 0");
+        }
+        if (args.contains("-b")) {
+            // -b 1: both stop at their first wake-up (every one is later than 1 us), and name the thread.
+            for (List<String> out : List.of(c, rt)) {
+                List<String> tids = out.stream().filter(l -> l.startsWith("T:"))
+                        .map(l -> l.replaceAll("T: *\\d+ \\( *(\\d+)\\).*", "$1")).toList();
+                String brk = out.stream().filter(l -> l.startsWith("# Break thread: ")).findFirst().orElseThrow()
+                        .substring("# Break thread: ".length());
+                assertTrue(tids.contains(brk), "the break thread " + brk + " is one of " + tids + ": " + out);
+                assertTrue(out.stream().anyMatch(l -> l.matches("# Break value: \\d+")), out.toString());
+                assertTrue(out.stream().anyMatch(l -> l.startsWith("# Thread Ids: ")), out.toString());
+            }
+            long rtCycles = rt.stream().filter(l -> l.startsWith("T:"))
+                    .mapToLong(l -> Long.parseLong(l.replaceAll(".*C: *(\\d+).*", "$1"))).sum();
+            assertTrue(rtCycles < 2000 * 2, "rtbox stopped early, not after its -l2000: " + rt);
+            assertTrue(rt.get(rt.size() - 1).contains("(-b)"), "the verdict says why it stopped: " + rt);
+        }
+    }
+
+    /** The (thread, cycle) pairs that the T: lines' cycle counts call for. */
+    private static TreeSet<String> samplesByTLines(List<String> lines) {
+        TreeSet<String> s = new TreeSet<>();
+        for (String l : lines) {
+            if (l.startsWith("T:")) {
+                int thread = Integer.parseInt(l.replaceAll("T: *(\\d+) .*", "$1"));
+                long cycles = Long.parseLong(l.replaceAll(".*C: *(\\d+).*", "$1"));
+                for (long k = 0; k < cycles; k++) {
+                    s.add(thread + ":" + k);
+                }
+            }
+        }
+        return s;
+    }
+
+    /** The (thread, cycle) of every -v sample line. */
+    private static TreeSet<String> samples(List<String> lines) {
+        TreeSet<String> s = new TreeSet<>();
+        for (String l : lines) {
+            if (l.matches(SAMPLE)) {
+                String[] f = l.trim().split(": *");
+                s.add(f[0] + ":" + f[1]);
+            }
+        }
+        return s;
     }
 
     @Test
@@ -120,8 +185,7 @@ class CyclictestParityIT {
 
     @Test
     void optionsRtboxDoesNotDoAreRefusedSayingWhy() throws Exception {
-        String[][] refused = {{"-N"}, {"-b", "100"}, {"--breaktrace=100"}, {"-d", "100"}, {"-v"}, {"-s"},
-            {"--spike=100"}, {"--priospread"}};
+        String[][] refused = {{"-N"}, {"-d", "100"}, {"-s"}, {"--spike=100"}, {"--priospread"}};
         for (String[] o : refused) {
             try (Rtbox rtbox = new Rtbox(home)) {
                 List<String> a = new ArrayList<>(List.of("run", "timer", "-D", "1"));

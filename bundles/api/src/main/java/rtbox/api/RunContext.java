@@ -20,4 +20,14 @@ public interface RunContext {
      * so that a report can line spikes up with it. Not for use in a measuring loop.
      */
     void event(String kind, String detail);
+
+    /**
+     * Announces a measuring thread's live figures, once, before it measures (from the
+     * probe's own thread, not the measuring loop), so that a display can show them while the
+     * run goes on. A probe that does not call it simply has no live figures.
+     *
+     * @since 1.2
+     */
+    default void measuring(LiveThread thread) {
+    }
 }

@@ -31,6 +31,20 @@ public final class RunParameters {
     public final boolean lockMemory;
     /** Probe-specific options, by name. */
     public final Map<String, String> options;
+    /**
+     * Stop the run at the first sample over this many microseconds (cyclictest -b,
+     * --breaktrace); 0 for no such stop. The sample that broke is counted and reported.
+     *
+     * @since 1.2
+     */
+    public final long breakUs;
+    /**
+     * Keep the latest samples in a ring for another thread to print each one (cyclictest -v):
+     * {@link LiveThread#sampleNs}.
+     *
+     * @since 1.2
+     */
+    public final boolean printSamples;
 
     private RunParameters(Builder b) {
         this.intervalUs = b.intervalUs;
@@ -43,6 +57,8 @@ public final class RunParameters {
         this.histogramLimitUs = b.histogramLimitUs;
         this.lockMemory = b.lockMemory;
         this.options = Collections.unmodifiableMap(new LinkedHashMap<>(b.options));
+        this.breakUs = b.breakUs;
+        this.printSamples = b.printSamples;
     }
 
     public static Builder builder() {
@@ -62,6 +78,8 @@ public final class RunParameters {
         b.histogramLimitUs = histogramLimitUs;
         b.lockMemory = lockMemory;
         b.options.putAll(options);
+        b.breakUs = breakUs;
+        b.printSamples = printSamples;
         return b;
     }
 
@@ -74,7 +92,8 @@ public final class RunParameters {
         return "interval=" + intervalUs + "us policy=" + policy.lowerName() + " priority=" + priority
                 + " cpus=" + Arrays.toString(cpus) + " duration=" + durationNs / 1_000_000 + "ms loops=" + loops
                 + " warmup=" + warmupNs / 1_000_000 + "ms histogram=" + histogramLimitUs + "us mlock="
-                + lockMemory + (options.isEmpty() ? "" : " " + options);
+                + lockMemory + (breakUs > 0 ? " break=" + breakUs + "us" : "") + (printSamples ? " verbose" : "")
+                + (options.isEmpty() ? "" : " " + options);
     }
 
     /** Mutable builder with cyclictest's defaults (1000 us, SCHED_OTHER, CPU 0). */
@@ -89,6 +108,8 @@ public final class RunParameters {
         private int histogramLimitUs = 10_000;
         private boolean lockMemory = false;
         private final Map<String, String> options = new LinkedHashMap<>();
+        private long breakUs = 0;
+        private boolean printSamples = false;
 
         public Builder intervalUs(long v) { this.intervalUs = v; return this; }
         public Builder policy(SchedPolicy v) { this.policy = v; return this; }
@@ -100,6 +121,10 @@ public final class RunParameters {
         public Builder histogramLimitUs(int v) { this.histogramLimitUs = v; return this; }
         public Builder lockMemory(boolean v) { this.lockMemory = v; return this; }
         public Builder option(String name, String value) { this.options.put(name, value); return this; }
+        /** @since 1.2 */
+        public Builder breakUs(long v) { this.breakUs = v; return this; }
+        /** @since 1.2 */
+        public Builder printSamples(boolean v) { this.printSamples = v; return this; }
 
         public RunParameters build() {
             return new RunParameters(this);

@@ -1,11 +1,14 @@
 package rtbox.core;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 import org.HdrHistogram.Histogram;
 
+import rtbox.api.LiveThread;
 import rtbox.api.result.CorrectedLatency;
 import rtbox.api.result.Spike;
 
@@ -20,8 +23,17 @@ import rtbox.api.result.Spike;
  * a coordinated-omission-corrected HdrHistogram that also counts the periodic
  * samples a late wake-up made impossible. Samples over the spike threshold are kept
  * with their time, up to a fixed number.
+ *
+ * <p>While it records, other threads may read its figures as a {@link LiveThread}
+ * (since 1.5): the count, min, last, max and sum are written with release stores (a plain
+ * store on x86; whole, not torn, on a 32-bit JVM too), and with {@code keptSamples} the
+ * latest samples go into a preallocated ring as well, for a printer thread (cyclictest's
+ * -v). Only the measuring thread writes; nothing waits for a reader, so a reader that falls
+ * a ring behind finds those samples gone ({@link #sampleNs} -1) and says so, rather than
+ * slowing the measurement. A break limit (cyclictest's -b) marks the first sample over it
+ * ({@link #broken()}) for the probe's loop to stop at.
  */
-public final class LatencyRecorder {
+public final class LatencyRecorder implements LiveThread {
     /** Largest latency tracked exactly; larger ones are clamped (and are overflows anyway). */
     private static final long HIGHEST_NS = 60_000_000_000L;
     private static final int MAX_SPIKES = 8192;
@@ -34,6 +46,39 @@ public final class LatencyRecorder {
     private final long[] spikeOffsets = new long[MAX_SPIKES];
     private final long[] spikeLatencies = new long[MAX_SPIKES];
 
+    private static final VarHandle LONG = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final VarHandle SAMPLES, SUM, MIN, MAX, LAST, TOTAL, BASE, TID;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            SAMPLES = l.findVarHandle(LatencyRecorder.class, "samples", long.class);
+            SUM = l.findVarHandle(LatencyRecorder.class, "sum", long.class);
+            MIN = l.findVarHandle(LatencyRecorder.class, "min", long.class);
+            MAX = l.findVarHandle(LatencyRecorder.class, "max", long.class);
+            LAST = l.findVarHandle(LatencyRecorder.class, "lastSample", long.class);
+            TOTAL = l.findVarHandle(LatencyRecorder.class, "total", long.class);
+            BASE = l.findVarHandle(LatencyRecorder.class, "base", long.class);
+            TID = l.findVarHandle(LatencyRecorder.class, "tid", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final int cpu;
+    /** The sample ring for -v (null without): {@code ring[total & mask]}. */
+    private final long[] ring;
+    private final long mask;
+    private final long breakNs;
+    /** Samples recorded since construction, warm-up included: the ring's index. */
+    private long total;
+    /** {@link #total} when measuring began ({@link #reset}); -1 during warm-up. */
+    private long base = -1;
+    private int tid;
+    /** The last sample, unclamped (cyclictest's Act). */
+    private long lastSample;
+    private long breakOffset = -1;
+    private long breakLatency;
     private long spikeThresholdNs;
     private long startNanos;
     private long overflows;
@@ -51,10 +96,50 @@ public final class LatencyRecorder {
      * @param expectedIntervalNs the period, for the corrected view; 0 for a non-periodic probe
      */
     public LatencyRecorder(int thread, int histogramLimitUs, long expectedIntervalNs) {
+        this(thread, -1, histogramLimitUs, expectedIntervalNs, 0, 0);
+    }
+
+    /**
+     * @param cpu the CPU the thread measures on (for {@link LiveThread#cpu()})
+     * @param keptSamples the ring's size for printing every sample, rounded up to a power of
+     *        two; 0 for none
+     * @param breakNs the break limit (cyclictest's -b): the first sample over it is
+     *        marked; 0 for none
+     * @since 1.5
+     */
+    public LatencyRecorder(int thread, int cpu, int histogramLimitUs, long expectedIntervalNs, int keptSamples,
+            long breakNs) {
         this.thread = thread;
+        this.cpu = cpu;
         this.buckets = new long[histogramLimitUs];
         this.expectedIntervalNs = expectedIntervalNs;
         this.spikeThresholdNs = Long.MAX_VALUE;
+        int size = keptSamples <= 0 ? 0 : Integer.bitCount(keptSamples) == 1 ? keptSamples
+                : Integer.highestOneBit(keptSamples) << 1;
+        this.ring = size == 0 ? null : new long[size];
+        this.mask = size - 1;
+        this.breakNs = breakNs <= 0 ? Long.MAX_VALUE : breakNs;
+        prime();
+    }
+
+    /**
+     * Uses every VarHandle access mode once, here in the constructing thread: a VarHandle
+     * links its access code (and may load classes) at its first use, which must not be the
+     * measuring thread's first sample (with --warmup 0 there is no warm-up to take it).
+     */
+    private void prime() {
+        long[] one = new long[1];
+        LONG.setRelease(one, 0, (long) LONG.getAcquire(one, 0));
+        for (VarHandle h : new VarHandle[] {SAMPLES, SUM, MIN, MAX, LAST, TOTAL, BASE}) {
+            h.setRelease(this, (long) h.getAcquire(this));
+        }
+        TID.setRelease(this, (int) TID.getAcquire(this));
+        VarHandle.loadLoadFence();
+    }
+
+    /** The measuring thread's Linux id, for {@link LiveThread#tid()}: call once from that thread. @since 1.5 */
+    public void runningAs(int linuxTid) {
+        TID.setRelease(this, linuxTid);
     }
 
     /** Forgets everything recorded (after warm-up) and starts the time line at {@code startNanos}. */
@@ -65,13 +150,17 @@ public final class LatencyRecorder {
         this.startNanos = startNanos;
         this.spikeThresholdNs = spikeThresholdNs;
         overflows = 0;
-        samples = 0;
-        sum = 0;
-        min = Long.MAX_VALUE;
-        max = 0;
+        SAMPLES.setRelease(this, 0L);
+        SUM.setRelease(this, 0L);
+        MIN.setRelease(this, Long.MAX_VALUE);
+        MAX.setRelease(this, 0L);
+        LAST.setRelease(this, 0L);
         missed = 0;
         spikes = 0;
         spikesDropped = 0;
+        breakOffset = -1;
+        // Last: a reader that sees the base sees the figures above zeroed (or later ones).
+        BASE.setRelease(this, total);
     }
 
     /** Records one latency measured at monotonic time {@code atNanos}. */
@@ -87,13 +176,24 @@ public final class LatencyRecorder {
         exact.recordValue(clamped);
         corrected.recordValue(clamped);
         last = clamped;
-        samples++;
-        sum += v;
+        if (ring != null) {
+            // Release: a reader that sees this sample here also sees the count below it was
+            // written after (and so can tell it from an older one in the same slot).
+            LONG.setRelease(ring, (int) (total & mask), v);
+        }
+        LAST.setRelease(this, v);
+        SUM.setRelease(this, sum + v);
         if (v < min) {
-            min = v;
+            MIN.setRelease(this, v);
         }
         if (v > max) {
-            max = v;
+            MAX.setRelease(this, v);
+        }
+        SAMPLES.setRelease(this, samples + 1);
+        TOTAL.setRelease(this, total + 1);
+        if (v > breakNs && breakOffset < 0 && base >= 0) {
+            breakOffset = atNanos - startNanos;
+            breakLatency = v;
         }
         if (v >= spikeThresholdNs) {
             if (spikes < MAX_SPIKES) {
@@ -121,6 +221,90 @@ public final class LatencyRecorder {
 
     public long samples() {
         return samples;
+    }
+
+    /** True once a measured sample (not a warm-up one) was over the break limit. @since 1.5 */
+    public boolean broken() {
+        return breakOffset >= 0;
+    }
+
+    /** When the breaking sample was taken, from the start of measuring; -1 if none. @since 1.5 */
+    public long breakOffsetNs() {
+        return breakOffset;
+    }
+
+    /** The breaking sample in ns; 0 if none. @since 1.5 */
+    public long breakLatencyNs() {
+        return breakOffset < 0 ? 0 : breakLatency;
+    }
+
+    @Override
+    public int thread() {
+        return thread;
+    }
+
+    @Override
+    public int cpu() {
+        return cpu;
+    }
+
+    @Override
+    public int tid() {
+        return (int) TID.getAcquire(this);
+    }
+
+    @Override
+    public long cycles() {
+        return (long) BASE.getAcquire(this) < 0 ? 0 : (long) SAMPLES.getAcquire(this);
+    }
+
+    @Override
+    public long minNs() {
+        long m = (long) MIN.getAcquire(this);
+        return m == Long.MAX_VALUE || cycles() == 0 ? 0 : m;
+    }
+
+    /** The last sample in ns, cyclictest's Act (0 without samples). @since 1.5 */
+    @Override
+    public long lastNs() {
+        return cycles() == 0 ? 0 : (long) LAST.getAcquire(this);
+    }
+
+    @Override
+    public long maxNs() {
+        return cycles() == 0 ? 0 : (long) MAX.getAcquire(this);
+    }
+
+    @Override
+    public long sumNs() {
+        return cycles() == 0 ? 0 : (long) SUM.getAcquire(this);
+    }
+
+    @Override
+    public int samplesKept() {
+        return ring == null ? 0 : ring.length;
+    }
+
+    /**
+     * Sample {@code cycle} (0: the first after warm-up) while it is still in the ring. The
+     * slot is read first, then the count: a slot the writer already reused for sample
+     * {@code cycle + ring size} is only read while the count says it may have been, so -1
+     * is answered then, never a later sample under an earlier number.
+     */
+    @Override
+    public long sampleNs(long cycle) {
+        long b = (long) BASE.getAcquire(this);
+        if (ring == null || b < 0 || cycle < 0) {
+            return -1;
+        }
+        long at = b + cycle;
+        if (at >= (long) TOTAL.getAcquire(this)) {
+            return -1;
+        }
+        long v = (long) LONG.getAcquire(ring, (int) (at & mask));
+        VarHandle.loadLoadFence();
+        // The writer may be writing sample TOTAL now (into slot TOTAL & mask) but no further.
+        return (long) TOTAL.getAcquire(this) - at >= ring.length ? -1 : v;
     }
 
     public long missedDeadlines() {

@@ -17,6 +17,21 @@ public final class ParameterChecks {
     private ParameterChecks() {
     }
 
+    /**
+     * For a probe that neither stops at a break (cyclictest's -b) nor keeps samples to print
+     * (-v): refuses them by name rather than ignoring them. @since 1.5
+     */
+    public static void noBreakNorSamples(String probe, RunParameters p) throws RtboxException {
+        if (p.breakUs > 0) {
+            throw new RtboxException("breaktrace", "-b/--breaktrace is not supported by the " + probe + " probe: "
+                    + "it is cyclictest's, of the timer probe; use --max-latency for a verdict");
+        }
+        if (p.printSamples) {
+            throw new RtboxException("verbose", "-v/--verbose is not supported by the " + probe + " probe: it is "
+                    + "cyclictest's, of the timer probe; --hdrlog FILE keeps the histogram over time");
+        }
+    }
+
     /** Priority for the policy, times and counts not negative, histogram size, CPUs that exist, ISO present. */
     public static void common(RunParameters p) throws RtboxException {
         if (p.priority < p.policy.minPriority || p.priority > p.policy.maxPriority) {
@@ -35,6 +50,10 @@ public final class ParameterChecks {
         if (p.histogramLimitUs < 1 || p.histogramLimitUs > MAX_HISTOGRAM_US) {
             throw new RtboxException("histogram", "histogram size " + p.histogramLimitUs
                     + " us is out of range: use 1 to " + MAX_HISTOGRAM_US);
+        }
+        if (p.breakUs < 0) {
+            throw new RtboxException("breaktrace", "break limit " + p.breakUs + " us is negative: give the latency "
+                    + "in us at which to stop, or leave -b out");
         }
         if (p.cpus.length == 0) {
             throw new RtboxException("cpu", "no CPU selected");

@@ -9,6 +9,7 @@ import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
 import com.google.gson.JsonObject;
 
+import rtbox.api.result.BreakTrace;
 import rtbox.api.result.Check;
 import rtbox.api.result.Histogram;
 import rtbox.api.result.JvmStall;
@@ -46,10 +47,10 @@ public final class Reports {
         StringBuilder b = new StringBuilder();
         for (ThreadResult t : r.result().threads()) {
             Histogram h = t.latency();
-            b.append(String.format(Locale.ROOT, "T:%2d (%5d) P:%2d I:%d C:%7d Min:%7d Act:%5d Avg:%5d Max:%8d%n",
-                    t.thread(), t.tid(), t.priority(), intervalUs(r), t.cycles(), us(h.minNs()), us(h.maxNs()),
-                    Math.round(h.avgNs() / 1000), us(h.maxNs())));
+            b.append(tLine(t.thread(), t.tid(), t.priority(), intervalUs(r), t.cycles(), h.minNs(), t.lastNs(),
+                    Math.round(h.avgNs()), h.maxNs())).append('\n');
         }
+        b.append(breakLines(r));
         for (ThreadResult t : r.result().threads()) {
             Histogram h = t.latency();
             b.append(String.format(Locale.ROOT,
@@ -74,6 +75,46 @@ public final class Reports {
             b.append("# check ").append(c.outcome()).append(": ").append(c.detail()).append('\n');
         }
         b.append(r.verdict().outcome()).append(": ").append(r.verdict().reason()).append('\n');
+        return b.toString();
+    }
+
+    /**
+     * cyclictest's line for one thread, without its newline: {@code T: 0 ( 1932) P:99 I:1000
+     * C:   5000 Min:      3 Act:    5 Avg:    4 Max:      20}, times given in ns and shown in
+     * us. The summary's and the live display's. Act is the last sample. @since 1.5
+     */
+    public static String tLine(int thread, int tid, int priority, long intervalUs, long cycles, long minNs,
+            long lastNs, long avgNs, long maxNs) {
+        return String.format(Locale.ROOT, "T:%2d (%5d) P:%2d I:%d C:%7d Min:%7d Act:%5d Avg:%5d Max:%8d", thread, tid,
+                priority, intervalUs, cycles, us(minNs), us(lastNs), us(avgNs), us(maxNs));
+    }
+
+    /**
+     * For a run that -b stopped: cyclictest's {@code # Thread Ids:}, {@code # Break thread:}
+     * (the thread id) and {@code # Break value:} (us) lines, then rtbox's {@code # Break
+     * culprits:} and the kernel's trace around it where there was one; "" otherwise. @since 1.5
+     */
+    public static String breakLines(RunReport r) {
+        BreakTrace brk = r.result().breakTrace();
+        if (brk == null) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder("# Thread Ids:");
+        r.result().threads().forEach(t -> b.append(String.format(Locale.ROOT, " %05d", t.tid())));
+        b.append("\n# Break thread: ").append(brk.tid()).append('\n');
+        b.append("# Break value: ").append(us(brk.latencyNs())).append('\n');
+        if (!brk.culprits().isEmpty()) {
+            b.append("# Break culprits: ");
+            for (int i = 0; i < brk.culprits().size(); i++) {
+                b.append(i == 0 ? "" : "; ").append(brk.culprits().get(i));
+            }
+            b.append('\n');
+        }
+        if (!brk.trace().isEmpty()) {
+            b.append("# Break trace (CPU ").append(brk.cpu()).append(", us from the deadline; the rest idle or the "
+                    + "probe):\n");
+            brk.trace().forEach(l -> b.append("#   ").append(l).append('\n'));
+        }
         return b.toString();
     }
 

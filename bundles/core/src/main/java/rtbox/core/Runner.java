@@ -46,5 +46,15 @@ public interface Runner {
     @FunctionalInterface
     interface ProgressListener {
         void progress(double fraction);
+
+        /**
+         * A measuring thread's live figures, announced once before it measures (by probes
+         * that publish them: the timer probe), for a display that reads them while the run
+         * goes on ({@code rtbox run}'s refreshed T: lines, -v's samples).
+         *
+         * @since 1.5
+         */
+        default void measuring(rtbox.api.LiveThread thread) {
+        }
     }
 }

@@ -6,5 +6,5 @@
  * every front end that describes a run reads with.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.4.0")
+@org.osgi.annotation.versioning.Version("1.5.0")
 package rtbox.core;

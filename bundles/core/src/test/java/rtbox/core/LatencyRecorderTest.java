@@ -55,4 +55,67 @@ class LatencyRecorderTest {
         assertEquals(0, r.missedDeadlines());
         assertEquals(0, r.histogram().total());
     }
+
+    @Test
+    void liveFiguresAreTheMeasurementsNotTheWarmUps() {
+        LatencyRecorder r = new LatencyRecorder(2, 1, 100, 1_000_000, 0, 0);
+        r.runningAs(4242);
+        r.record(9_000, 1); // warm-up
+        assertEquals(0, r.cycles(), "no live figures during warm-up");
+        assertEquals(0, r.maxNs());
+        r.reset(100, Long.MAX_VALUE);
+        r.record(3_000, 200);
+        r.record(1_000, 300);
+        r.record(2_000, 400);
+        assertEquals(3, r.cycles());
+        assertEquals(1_000, r.minNs());
+        assertEquals(2_000, r.lastNs(), "Act is the last sample, not the max");
+        assertEquals(3_000, r.maxNs());
+        assertEquals(6_000, r.sumNs());
+        assertEquals(2, r.thread());
+        assertEquals(1, r.cpu());
+        assertEquals(4242, r.tid());
+        assertEquals(0, r.samplesKept());
+        assertEquals(-1, r.sampleNs(0), "no ring without -v");
+    }
+
+    @Test
+    void ringKeepsTheLatestSamplesAndSaysWhichAreGone() {
+        LatencyRecorder r = new LatencyRecorder(0, 0, 100, 1_000_000, 3, 0);
+        assertEquals(4, r.samplesKept(), "rounded up to a power of two");
+        for (int i = 0; i < 5; i++) {
+            r.record(99_000, i); // warm-up: moves the ring, never printed
+        }
+        assertEquals(-1, r.sampleNs(0));
+        r.reset(0, Long.MAX_VALUE);
+        for (int i = 0; i < 7; i++) {
+            r.record(10_000 + i, 10 + i);
+        }
+        // 7 samples through a ring of 4: 0-2 overwritten, 3 in the slot the writer fills next
+        // (it may be writing it now, so it is not answered), 4-6 there.
+        for (int c = 0; c < 4; c++) {
+            assertEquals(-1, r.sampleNs(c), "sample " + c + " is gone or being overwritten");
+        }
+        for (int c = 4; c < 7; c++) {
+            assertEquals(10_000 + c, r.sampleNs(c));
+        }
+        assertEquals(-1, r.sampleNs(7), "not measured yet");
+    }
+
+    @Test
+    void breakMarksTheFirstMeasuredSampleOverTheLimit() {
+        LatencyRecorder r = new LatencyRecorder(0, 0, 100, 1_000_000, 0, 50_000);
+        r.record(90_000, 5); // warm-up: does not break
+        assertTrue(!r.broken());
+        r.reset(100, Long.MAX_VALUE);
+        r.record(50_000, 200); // at the limit, as cyclictest (diff > limit): no break
+        assertTrue(!r.broken());
+        r.record(60_000, 300);
+        r.record(70_000, 400);
+        assertTrue(r.broken());
+        assertEquals(200, r.breakOffsetNs());
+        assertEquals(60_000, r.breakLatencyNs());
+        assertEquals(3, r.samples(), "the breaking sample is counted, as cyclictest counts it");
+        assertEquals(70_000, r.lastNs());
+    }
 }

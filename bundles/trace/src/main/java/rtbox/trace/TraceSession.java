@@ -25,6 +25,19 @@ public interface TraceSession extends AutoCloseable {
     List<Culprit> culprits(int cpu, long fromNanos, long toNanos, int excludeTid);
 
     /**
+     * The trace of {@code cpu} between {@code fromNanos} and {@code toNanos} as a person reads
+     * it, one line per stretch of time something held the CPU, in time order, times relative to
+     * {@code zeroNanos} (a deadline): {@code -812.4 us to -790.1 us 22.3 us  kworker/1:2 (pid 77,
+     * nice 0)}. Time in no line was idle or {@code excludeTid}'s (the probe's own thread).
+     * Empty when the trace kept nothing there.
+     *
+     * @since 1.1
+     */
+    default List<String> excerpt(int cpu, long fromNanos, long toNanos, long zeroNanos, int excludeTid) {
+        return List.of();
+    }
+
+    /**
      * False when the trace cannot speak for that window: before the trace started, older
      * than what was kept, or the kernel dropped events in it.
      */

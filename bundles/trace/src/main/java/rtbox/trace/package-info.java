@@ -5,5 +5,5 @@
  * a window of time ({@link rtbox.api.result.Culprit}s, largest first).
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.0.0")
+@org.osgi.annotation.versioning.Version("1.1.0")
 package rtbox.trace;

@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import picocli.CommandLine.Command;
@@ -15,6 +14,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import rtbox.api.LiveThread;
 import rtbox.api.RtboxException;
 import rtbox.api.RunParameters;
 import rtbox.api.SchedPolicy;
@@ -67,8 +67,13 @@ class RunCommand implements Callable<Integer> {
     int histogramUs = 10_000;
     @Option(names = "--histfile", paramLabel = "FILE", description = "Write the histogram to FILE (cyclictest's format).")
     Path histfile;
-    @Option(names = {"-q", "--quiet"}, description = "Print only the T: lines and the verdict at the end; no progress.")
+    @Option(names = {"-q", "--quiet"}, description = "Print only the T: lines and the verdict at the end; no live "
+            + "figures, no progress.")
     boolean quiet;
+    @Option(names = "--progress-every", paramLabel = "TIME", description = "When stdout is not a terminal, a progress "
+            + "line with each thread's figures so far on stderr every TIME (default 10s; 0 for none). On a terminal "
+            + "the T: lines are redrawn in place instead.")
+    String progressEvery = "10s";
     @Option(names = "--json", paramLabel = "FILE", description = "Write cyclictest's --json document to FILE.")
     Path json;
     @Option(names = "--report", paramLabel = "FILE", description = "Write rtbox's full JSON report to FILE.")
@@ -117,11 +122,14 @@ class RunCommand implements Callable<Integer> {
     boolean nanosleep;
     @Option(names = {"-N", "--nsecs"}, hidden = true)
     boolean nsecs;
-    @Option(names = {"-b", "--breaktrace"}, paramLabel = "US", hidden = true)
+    @Option(names = {"-b", "--breaktrace"}, paramLabel = "US", description = "Stop the run at the first wake-up later "
+            + "than US and report it (# Break thread, # Break value; with the kernel trace, what held the CPU then "
+            + "and the trace around it). Not a verdict: --max-latency is.")
     Long breaktrace;
     @Option(names = {"-d", "--distance"}, paramLabel = "US", hidden = true)
     Long distance;
-    @Option(names = {"-v", "--verbose"}, hidden = true)
+    @Option(names = {"-v", "--verbose"}, description = "Print every sample as cyclictest -v: thread:cycle:latency (us). "
+            + "The measuring threads store samples in a ring a printer thread drains.")
     boolean verbose;
     @Option(names = {"-s", "--system"}, hidden = true)
     boolean system;
@@ -136,18 +144,9 @@ class RunCommand implements Callable<Integer> {
             return "-N/--nsecs is not supported: the summary is in microseconds as cyclictest's default; --report "
                     + "FILE has every figure in nanoseconds";
         }
-        if (breaktrace != null) {
-            return "-b/--breaktrace is not supported yet: rtbox does not stop a run at the first late wake-up; "
-                    + "--max-latency " + breaktrace + " gives a FAIL naming the worst wake-up, and the report's spike "
-                    + "list gives each spike's time and cause";
-        }
         if (distance != null && distance != 0) {
             return "-d/--distance is not supported: every rtbox thread uses the same interval (-i), as cyclictest "
                     + "with -d 0; give -d 0 or leave it out";
-        }
-        if (verbose) {
-            return "-v/--verbose is not supported: rtbox does not print every sample; --hdrlog FILE keeps every "
-                    + "sample's histogram over time, --histfile FILE the histogram";
         }
         if (system) {
             return "-s/--system (sys_nanosleep) is not supported: rt-tests 2.x removed it too; the timer probe uses "
@@ -187,7 +186,36 @@ class RunCommand implements Callable<Integer> {
             err.println("rtbox: error: " + e.getMessage());
             return Cli.ERROR;
         }
-        boolean tty = !quiet && System.console() != null;
+        long progressMs;
+        try {
+            progressMs = Durations.parseNanos("progress-every", progressEvery) / 1_000_000;
+        } catch (RtboxException e) {
+            err.println("rtbox: error: " + e.getMessage());
+            return Cli.ERROR;
+        }
+        boolean terminal = System.console() != null;
+        // cyclictest -v prints samples, not refreshed T: lines; -q neither live lines nor progress.
+        LiveDisplay live = quiet || verbose ? null : new LiveDisplay(terminal ? out : err, terminal, progressMs, probe,
+                priority, intervalUs);
+        SamplePrinter printer = verbose ? new SamplePrinter(System.out) : null;
+        Runner.ProgressListener listener = new Runner.ProgressListener() {
+            @Override
+            public void progress(double fraction) {
+                if (live != null) {
+                    live.progress(fraction);
+                }
+            }
+
+            @Override
+            public void measuring(LiveThread thread) {
+                if (live != null) {
+                    live.add(thread);
+                }
+                if (printer != null) {
+                    printer.add(thread);
+                }
+            }
+        };
         RunReport r;
         CpuDmaLatency dma = null;
         if (!laptop) {
@@ -199,22 +227,32 @@ class RunCommand implements Callable<Integer> {
                         + e.getMessage() + "): deep C-states stay allowed");
             }
         }
+        out.flush();
+        if (live != null) {
+            live.start();
+        }
+        if (printer != null) {
+            printer.start();
+        }
         try {
-            r = runner.run(request, tty ? f -> progress(err, f) : f -> { });
+            r = runner.run(request, listener);
         } catch (RtboxException e) {
-            if (tty) {
-                err.print("\r\033[K");
-            }
             err.println("rtbox: error: " + e.getMessage());
             return Cli.ERROR;
         } finally {
             if (dma != null) {
                 dma.close();
             }
+            if (live != null) {
+                live.finish();
+            }
+            if (printer != null) {
+                printer.finish();
+            }
         }
-        if (tty) {
-            err.print("\r\033[K");
-            err.flush();
+        if (printer != null && printer.lost() > 0) {
+            out.println("# " + printer.lost() + " samples were overwritten before -v could print them (the printer "
+                    + "fell a whole ring behind: a slow terminal? redirect stdout to a file); the figures count them");
         }
         // Into the result journal (synced) before it is reported anywhere.
         rtbox.plan.Plans journal = plans.get();
@@ -234,10 +272,11 @@ class RunCommand implements Callable<Integer> {
             out.print(Reports.histogramFile(r));
         }
         if (quiet) {
-            // -q as cyclictest: the T: lines (not with -h, as cyclictest), then only the verdict.
+            // -q as cyclictest: the T: lines (not with -h, as cyclictest), the break (-b), then only the verdict.
             if (!histogramAsked) {
                 Reports.summary(r).lines().filter(l -> l.startsWith("T:")).forEach(out::println);
             }
+            out.print(Reports.breakLines(r));
             out.println(r.verdict().outcome() + ": " + r.verdict().reason());
         } else {
             out.print(Reports.summary(r));
@@ -277,17 +316,6 @@ class RunCommand implements Callable<Integer> {
         }
     }
 
-    private long lastPercent = -1;
-
-    private void progress(PrintWriter err, double fraction) {
-        long percent = Math.round(fraction * 100);
-        if (percent != lastPercent) {
-            lastPercent = percent;
-            err.print(String.format(Locale.ROOT, "\rrtbox: %s %3d%%", probe, percent));
-            err.flush();
-        }
-    }
-
     /**
      * The run request that {@code rtbox run ARGS} would run, without running it: for
      * RunSchemaTest, which checks every front end against one table.
@@ -306,7 +334,8 @@ class RunCommand implements Callable<Integer> {
         }
         RunParameters.Builder b = RunParameters.builder().intervalUs(intervalUs).policy(p).priority(priority)
                 .cpus(cpus()).durationNs(durationNs).loops(loops).warmupNs(Durations.parseNanos("warmup", warmup))
-                .histogramLimitUs(histogramUs).lockMemory(mlock);
+                .histogramLimitUs(histogramUs).lockMemory(mlock).breakUs(breaktrace == null ? 0 : breaktrace)
+                .printSamples(verbose);
         for (String o : options) {
             int eq = o.indexOf('=');
             if (eq <= 0) {

@@ -63,7 +63,7 @@ final class Judge {
             StringBuilder why = new StringBuilder(checks.stream().anyMatch(c -> !c.metric().equals("jvm_stall_us"))
                     ? "no latency thresholds given" : "no thresholds given");
             if (!r.complete()) {
-                why.append("; the run was stopped before its end");
+                why.append("; ").append(cutShort(r));
             }
             if (jvmOverBudget) {
                 why.append("; the JVM stalled for ").append(longestJvm / 1000).append(" us (budget ")
@@ -73,13 +73,24 @@ final class Judge {
         }
         // A run cut short proves nothing either way, whatever else happened in it: say that first.
         if (!r.complete()) {
-            return new Verdict(Outcome.INCONCLUSIVE, checks, "the run was stopped before its end");
+            return new Verdict(Outcome.INCONCLUSIVE, checks, cutShort(r)
+                    + (r.breakTrace() != null ? ": the thresholds held until then, over a shorter run than asked" : ""));
         }
         if (jvmOverBudget) {
             return new Verdict(Outcome.INCONCLUSIVE, checks, "the JVM stalled for " + longestJvm / 1000
                     + " us, over the budget of " + t.jvmStallBudgetUs() + " us: rerun");
         }
         return new Verdict(Outcome.PASS, checks, "all thresholds met");
+    }
+
+    /** Why the run ended early: a -b break (with its sample) or a stop. */
+    private static String cutShort(ProbeResult r) {
+        rtbox.api.result.BreakTrace b = r.breakTrace();
+        if (b == null) {
+            return "the run was stopped before its end";
+        }
+        return "the run stopped at the first wake-up over " + fmt(b.limitNs() / 1000.0) + " us (-b): thread "
+                + b.thread() + " woke " + fmt(Math.round(b.latencyNs() / 100.0) / 10.0) + " us late";
     }
 
     /** Whether a latency threshold was given: the only kind that makes a PASS mean "meets real-time". */

@@ -271,11 +271,11 @@ public class ProbeRunner implements Runner {
             for (ThreadResult t : result.threads()) {
                 List<Spike> labelled = Attribution.label(t, jvm, hiccups, throttling, result.durationNs(), busy,
                         trace, start);
-                threads.add(new ThreadResult(t.thread(), t.cpu(), t.tid(), t.policy(), t.priority(), t.cycles(),
-                        t.missedDeadlines(), t.latency(), t.corrected(), labelled, t.spikesDropped()));
+                threads.add(t.withSpikes(labelled));
             }
             ProbeResult attributed = new ProbeResult(result.probe(), result.parameters(), result.clock(),
-                    result.startNanos(), result.durationNs(), result.complete(), threads, result.figures(), notes);
+                    result.startNanos(), result.durationNs(), result.complete(), threads, result.figures(), notes,
+                    traced(result.breakTrace(), trace, start));
             List<JvmStall> stalls = new ArrayList<>(jvm);
             stalls.addAll(hiccups);
             Verdict verdict = Judge.judge(attributed, request.thresholds(), jvm);
@@ -289,6 +289,24 @@ public class ProbeRunner implements Runner {
             current = null;
             running.set(false);
         }
+    }
+
+    /** Trace kept before a break's deadline: what ran up to it often set it up (a wake-up, a lock taken). */
+    static final long BREAK_TRACE_BEFORE_NS = 1_000_000;
+
+    /**
+     * The -b break with what the kernel's trace saw: the culprits between its deadline and its
+     * wake-up, and the trace from a millisecond before the deadline to the wake-up.
+     */
+    private static rtbox.api.result.BreakTrace traced(rtbox.api.result.BreakTrace b, TraceSession trace,
+            long startNanos) {
+        if (b == null || trace == null) {
+            return b;
+        }
+        long wake = startNanos + b.offsetNs();
+        long deadline = wake - b.latencyNs();
+        return b.withTrace(trace.culprits(b.cpu(), deadline, wake, b.tid()),
+                trace.excerpt(b.cpu(), deadline - BREAK_TRACE_BEFORE_NS, wake, deadline, b.tid()));
     }
 
     /** The kernel's trace on the probe's CPUs, or null (and why, once, in the run's notes). */
@@ -326,6 +344,13 @@ public class ProbeRunner implements Runner {
         public void progress(double fraction) {
             if (listener != null) {
                 listener.progress(fraction);
+            }
+        }
+
+        @Override
+        public void measuring(rtbox.api.LiveThread thread) {
+            if (listener != null) {
+                listener.measuring(thread);
             }
         }
 

@@ -3,6 +3,7 @@ package rtbox.core.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
@@ -141,5 +142,35 @@ class JudgeAndAttributionTest {
         assertEquals("off (sched_rt_runtime_us = -1)", SystemInfoCollector.rtThrottling("-1", "1000000"));
         assertEquals("on: RT tasks get 950000 of every 1000000 us; a CPU-bound RT task is stopped for 50 ms every"
                 + " 1000 ms", SystemInfoCollector.rtThrottling("950000", "1000000"));
+    }
+
+    private static ProbeResult broken(ThreadResult t, long limitNs, long latencyNs) {
+        return new ProbeResult("timer", "", "CLOCK_MONOTONIC", 0, 400_000_000, false, List.of(t), Map.of(), List.of(),
+                new rtbox.api.result.BreakTrace(0, 1, 123, 400_000_000, latencyNs, limitNs, List.of(), List.of()));
+    }
+
+    @Test
+    void breakWithoutThresholdsIsMeasuredAndSaysSo() {
+        var v = Judge.judge(broken(thread(50_000, 2_000_000), 100_000, 2_000_000),
+                new Thresholds(-1, -1, -1, -1, -1, -1), List.of());
+        assertEquals(Outcome.MEASURED, v.outcome());
+        assertEquals("no thresholds given; the run stopped at the first wake-up over 100 us (-b): thread 0 woke "
+                + "2000 us late", v.reason());
+    }
+
+    @Test
+    void breakOverTheMaxLatencyThresholdFails() {
+        var v = Judge.judge(broken(thread(50_000, 2_000_000), 100_000, 2_000_000),
+                new Thresholds(1000, -1, -1, -1, -1, -1), List.of());
+        assertEquals(Outcome.FAIL, v.outcome());
+    }
+
+    @Test
+    void breakWithinTheThresholdsIsNoPass() {
+        var v = Judge.judge(broken(thread(50_000, 150_000), 100_000, 150_000),
+                new Thresholds(1000, -1, -1, -1, -1, -1), List.of());
+        assertEquals(Outcome.INCONCLUSIVE, v.outcome());
+        assertTrue(v.reason().startsWith("the run stopped at the first wake-up over 100 us (-b): thread 0 woke 150 us "
+                + "late: the thresholds held"), v.reason());
     }
 }

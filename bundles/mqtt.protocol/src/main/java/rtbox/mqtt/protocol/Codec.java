@@ -155,6 +155,7 @@ public final class Codec {
                 th.addProperty("overflows", t.overflows());
                 th.addProperty("missed_deadlines", t.missedDeadlines());
                 th.add("histogram", Json.array(t.histogram()));
+                th.addProperty("last_us", t.lastUs());
                 threads.add(th);
             }
             o.add("threads", threads);
@@ -487,7 +488,7 @@ public final class Codec {
             threads.add(new ThreadFigures(t.integer("thread"), t.integer("cpu"), t.optStr("policy"),
                     t.integer("priority"), t.lng("samples"), t.dbl("min_us"), t.dblOrNaN("avg_us"), t.dbl("p50_us"),
                     t.dbl("p99_us"), t.dbl("p999_us"), t.dbl("max_us"), t.lng("overflows"),
-                    t.lng("missed_deadlines"), t.longs("histogram")));
+                    t.lng("missed_deadlines"), t.longs("histogram"), t.optDbl("last_us")));
         }
         return new Figures(o.dbl("duration_s"), o.lng("samples"), o.dbl("min_us"), o.dbl("p50_us"), o.dbl("p99_us"),
                 o.dbl("p999_us"), o.dbl("max_us"), o.lng("overflows"), o.lng("missed_deadlines"),

@@ -303,6 +303,11 @@ final class Json {
             return number(key).doubleValue();
         }
 
+        /** An optional number: null when absent (or JSON null), a clear error when not a number. */
+        Double optDbl(String key) throws ProtocolException {
+            return has(key) ? dbl(key) : null;
+        }
+
         /** NaN when absent or null (a figure the writer could not give: JSON has no NaN). */
         double dblOrNaN(String key) throws ProtocolException {
             return has(key) ? dbl(key) : Double.NaN;

@@ -83,6 +83,27 @@ class CodecTest {
     }
 
     @Test
+    void lastSampleTravelsAndIsOptionalButStrict() throws Exception {
+        ThreadFigures t = new ThreadFigures(0, 1, "fifo", 80, 1000, 52.1, 60, 61, 88, 120, 131.4, 0, 2,
+                new long[] {0, 3, 997}, 57.3);
+        Figures f = new Figures(1.0, 1000, 52.1, 61, 88, 120, 131.4, 0, 2, 1.0, new long[] {0, 3, 997}, List.of(t));
+        Result r = new Result("a1", T, "r1", 11, "timer", Outcome.MEASURED, "no thresholds given", true, T,
+                T.plusSeconds(1), f, null, null);
+        assertEquals(57.3, roundTrip(r).figures().threads().get(0).lastUs());
+        String json = new String(Codec.encode(r), StandardCharsets.UTF_8);
+        assertTrue(json.contains("\"last_us\":57.3"), json);
+        // From an appliance before 1.2: no last_us, read as unknown.
+        String old = json.replace(",\"last_us\":57.3", "");
+        Result fromOld = (Result) Codec.decode(Topics.of(r), old.getBytes(StandardCharsets.UTF_8));
+        assertEquals(null, fromOld.figures().threads().get(0).lastUs());
+        // Present but not a number: refused, naming where.
+        String bad = json.replace("\"last_us\":57.3", "\"last_us\":\"57\"");
+        ProtocolException e = org.junit.jupiter.api.Assertions.assertThrows(ProtocolException.class,
+                () -> Codec.decode(Topics.of(r), bad.getBytes(StandardCharsets.UTF_8)));
+        assertTrue(e.getMessage().contains("last_us") && e.getMessage().contains("expected a number"), e.getMessage());
+    }
+
+    @Test
     void resultThatCouldNotMeasure() throws Exception {
         Result r = new Result("a1", T, "r1", 2, "timer", Outcome.ERROR, "no such probe", false, null, null, null,
                 null, null);

@@ -75,7 +75,7 @@ final class Payloads {
             }
             threads.add(new ThreadFigures(t.thread(), t.cpu(), t.policy(), t.priority(), h.samples(), us(h.minNs()),
                     h.avgNs() / 1000.0, us(h.p50Ns()), us(h.p99Ns()), us(h.p999Ns()), us(h.maxNs()), h.overflows(),
-                    t.missedDeadlines(), c));
+                    t.missedDeadlines(), c, us(t.lastNs())));
         }
         return new Figures(r.result().durationNs() / 1e9, samples, samples == 0 ? 0 : us(min), us(p50), us(p99),
                 us(p999), us(max), overflows, missed, bucket / 1000.0, sum, List.copyOf(threads));

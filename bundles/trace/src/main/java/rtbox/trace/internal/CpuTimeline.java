@@ -247,7 +247,24 @@ final class CpuTimeline {
         }
     }
 
+    /** Calls {@code sink} with each kept interval overlapping [from, to], clipped to it, in time order. */
+    void intervals(long from, long to, IntervalSink sink) {
+        int cap = starts.length;
+        int n = (int) Math.min(stored, cap);
+        int first = stored >= cap ? next : 0;
+        for (int k = 0; k < n; k++) {
+            int i = (first + k) % cap;
+            if (ends[i] > from && starts[i] < to) {
+                sink.accept(owners[i], Math.max(starts[i], from), Math.min(ends[i], to));
+            }
+        }
+    }
+
     interface Sink {
         void accept(long owner, long ns);
+    }
+
+    interface IntervalSink {
+        void accept(long owner, long from, long to);
     }
 }

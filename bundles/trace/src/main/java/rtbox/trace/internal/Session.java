@@ -306,6 +306,27 @@ final class Session implements TraceSession {
         return list;
     }
 
+    @Override
+    public List<String> excerpt(int cpu, long fromNanos, long toNanos, long zeroNanos, int excludeTid) {
+        stop();
+        if (cpu < 0 || cpu >= timelines.length || timelines[cpu] == null) {
+            return List.of();
+        }
+        List<long[]> spans = new ArrayList<>();
+        timelines[cpu].intervals(fromNanos, toNanos, (owner, from, to) -> {
+            if ((owner & CpuTimeline.KIND_MASK) != CpuTimeline.KIND_TASK || CpuTimeline.id(owner) != excludeTid) {
+                spans.add(new long[] {owner, from, to});
+            }
+        });
+        spans.sort((a, b) -> Long.compare(a[1], b[1]));
+        List<String> lines = new ArrayList<>();
+        for (long[] sp : spans) {
+            lines.add(String.format(Locale.ROOT, "%+10.1f us to %+10.1f us %8.1f us  %s", (sp[1] - zeroNanos) / 1e3,
+                    (sp[2] - zeroNanos) / 1e3, (sp[2] - sp[1]) / 1e3, culprit(sp[0], sp[2] - sp[1]).who()));
+        }
+        return lines;
+    }
+
     private Culprit culprit(long owner, long ns) {
         int id = CpuTimeline.id(owner);
         long kind = owner & CpuTimeline.KIND_MASK;

@@ -63,6 +63,7 @@ public class RtcProbe implements Probe {
                     + p.cpus.length);
         }
         ParameterChecks.common(p);
+        ParameterChecks.noBreakNorSamples("rtc", p);
     }
 
     /** The device to open: the option, else the first of /dev/rtc, /dev/rtc0 that exists. */
@@ -256,7 +257,7 @@ public class RtcProbe implements Probe {
         ProbeResult result(String path, long hz, List<String> notes) {
             long periodNs = 1_000_000_000L / hz;
             ThreadResult t = new ThreadResult(0, p.cpus[0], tid, policy, priority, reads, missedTotal,
-                    recorder.histogram(), recorder.corrected(), recorder.spikes(), recorder.spikesDropped());
+                    recorder.histogram(), recorder.corrected(), recorder.spikes(), recorder.spikesDropped(), recorder.lastNs());
             Map<String, Double> figures = new LinkedHashMap<>();
             figures.put("rate_hz", (double) hz);
             figures.put("period_us", periodNs / 1000.0);

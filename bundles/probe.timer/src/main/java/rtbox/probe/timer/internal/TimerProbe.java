@@ -3,6 +3,7 @@ package rtbox.probe.timer.internal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import org.osgi.service.component.annotations.Component;
@@ -11,8 +12,10 @@ import rtbox.api.Probe;
 import rtbox.api.RtboxException;
 import rtbox.api.RunContext;
 import rtbox.api.RunParameters;
+import rtbox.api.result.BreakTrace;
 import rtbox.api.result.ProbeResult;
 import rtbox.api.result.ThreadResult;
+import rtbox.core.LatencyRecorder;
 import rtbox.core.ParameterChecks;
 import rtbox.os.MemoryLock;
 import rtbox.os.OsException;
@@ -61,9 +64,11 @@ public class TimerProbe implements Probe {
     private ProbeResult measure(RunParameters p, RunContext context, List<String> notes) throws RtboxException {
         List<TimerThread> threads = new ArrayList<>();
         WarmupGate gate = new WarmupGate(p.cpus.length);
+        Runnable stopAll = () -> threads.forEach(TimerThread::requestStop);
         for (int i = 0; i < p.cpus.length; i++) {
-            threads.add(new TimerThread(i, p.cpus[i], p, gate));
+            threads.add(new TimerThread(i, p.cpus[i], p, gate, stopAll));
         }
+        threads.forEach(t -> context.measuring(t.live()));
         threads.forEach(Thread::start);
         long startNanos;
         try {
@@ -98,12 +103,35 @@ public class TimerProbe implements Probe {
         if (stopped) {
             notes.add("stopped early on request");
         }
+        BreakTrace brk = firstBreak(threads, p);
+        if (brk != null) {
+            notes.add(String.format(Locale.ROOT, "stopped at the first wake-up over %d us (-b): thread %d (tid %d, "
+                    + "CPU %d) woke %d us late, %.3f s into the run", p.breakUs, brk.thread(), brk.tid(), brk.cpu(),
+                    Math.round(brk.latencyNs() / 1000.0), brk.offsetNs() / 1e9));
+        }
         notes.add("clock: CLOCK_MONOTONIC, clock_nanosleep(TIMER_ABSTIME); latency = wake-up time - deadline");
         Map<String, Double> figures = new LinkedHashMap<>();
         figures.put("missed_deadlines", (double) missed);
         figures.put("interval_us", (double) p.intervalUs);
         return new ProbeResult("timer", p.toString(), "CLOCK_MONOTONIC", startNanos,
-                System.nanoTime() - startNanos, !stopped, results, figures, notes);
+                System.nanoTime() - startNanos, !stopped && brk == null, results, figures, notes, brk);
+    }
+
+    /** The earliest sample over the -b limit of all threads (several may break before they see the stop), or null. */
+    private static BreakTrace firstBreak(List<TimerThread> threads, RunParameters p) {
+        TimerThread first = null;
+        for (TimerThread t : threads) {
+            LatencyRecorder r = t.live();
+            if (r.broken() && (first == null || r.breakOffsetNs() < first.live().breakOffsetNs())) {
+                first = t;
+            }
+        }
+        if (first == null) {
+            return null;
+        }
+        LatencyRecorder r = first.live();
+        return new BreakTrace(r.thread(), r.cpu(), r.tid(), r.breakOffsetNs(), r.breakLatencyNs(), p.breakUs * 1000,
+                List.of(), List.of());
     }
 
     private static void joinFor(List<TimerThread> threads, long millis) {

@@ -21,6 +21,8 @@ final class TimerThread extends Thread {
     /** Spikes are kept from this multiple of the warm-up median (reports filter further). */
     private static final long SPIKE_FACTOR = 5;
     private static final long MIN_SPIKE_NS = 20_000;
+    /** Samples kept for -v: cyclictest keeps 16384 too; at -i 100 that is 1.6 s for the printer to catch up. */
+    static final int KEPT_SAMPLES = 16384;
 
     private final int index;
     private final int cpu;
@@ -31,20 +33,29 @@ final class TimerThread extends Thread {
     private volatile boolean stop;
     private volatile RtboxException failure;
     private volatile ThreadResult result;
+    /** Run once by the thread whose sample broke the -b limit: stops the others. */
+    private final Runnable onBreak;
 
     // Loop state, in fields so that one warmed-up method does both phases.
     private long intervalNs;
     private long next;
     private long cycles;
 
-    TimerThread(int index, int cpu, RunParameters parameters, WarmupGate gate) {
+    TimerThread(int index, int cpu, RunParameters parameters, WarmupGate gate, Runnable onBreak) {
         super("rtbox-timer-" + cpu);
         setDaemon(true);
         this.index = index;
         this.cpu = cpu;
         this.parameters = parameters;
         this.gate = gate;
-        this.recorder = new LatencyRecorder(index, parameters.histogramLimitUs, parameters.intervalUs * 1000);
+        this.onBreak = onBreak;
+        this.recorder = new LatencyRecorder(index, cpu, parameters.histogramLimitUs, parameters.intervalUs * 1000,
+                parameters.printSamples ? KEPT_SAMPLES : 0, parameters.breakUs * 1000);
+    }
+
+    /** The thread's figures while it measures. */
+    LatencyRecorder live() {
+        return recorder;
     }
 
     void requestStop() {
@@ -62,6 +73,7 @@ final class TimerThread extends Thread {
     @Override
     public void run() {
         int tid = Sched.gettid();
+        recorder.runningAs(tid);
         try {
             Sched.setAffinity(0, cpu);
             // A SCHED_OTHER thread gets 50 us of timer slack by default, added to every wake-up.
@@ -91,8 +103,11 @@ final class TimerThread extends Thread {
         cycles = 0;
         long loops = parameters.loops > 0 ? parameters.loops : Long.MAX_VALUE;
         long end = parameters.durationNs > 0 ? start + parameters.durationNs : Long.MAX_VALUE;
-        while (cycles < loops && next <= end && !stop) {
+        while (cycles < loops && next <= end && !stop && !recorder.broken()) {
             cycle();
+        }
+        if (recorder.broken()) {
+            onBreak.run();
         }
         int priority = 0;
         String policy = parameters.policy.lowerName();
@@ -103,7 +118,7 @@ final class TimerThread extends Thread {
             // The result still carries the requested policy.
         }
         result = new ThreadResult(index, cpu, tid, policy, priority, recorder.samples(), recorder.missedDeadlines(),
-                recorder.histogram(), recorder.corrected(), recorder.spikes(), recorder.spikesDropped());
+                recorder.histogram(), recorder.corrected(), recorder.spikes(), recorder.spikesDropped(), recorder.lastNs());
     }
 
     /** One period: sleep to the deadline, read the clock, record, step to the next deadline. */

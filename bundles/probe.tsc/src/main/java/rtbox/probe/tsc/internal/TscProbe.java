@@ -42,6 +42,7 @@ public class TscProbe implements Probe {
     public void validate(RunParameters p) throws RtboxException {
         Sweep.of(p);
         ParameterChecks.common(p);
+        ParameterChecks.noBreakNorSamples("tsc", p);
     }
 
     @Override
@@ -132,8 +133,7 @@ public class TscProbe implements Probe {
             List<Spike> spikes = RtThrottling.label(r.spikes(), policy, throttling, durationNs);
             throttled += spikes.stream().filter(s -> RtThrottling.CAUSE.equals(s.cause())).count();
             waits += t.waits();
-            results.add(new ThreadResult(r.thread(), r.cpu(), r.tid(), r.policy(), r.priority(), r.cycles(),
-                    r.missedDeadlines(), r.latency(), r.corrected(), spikes, r.spikesDropped()));
+            results.add(r.withSpikes(spikes));
         }
         if (stopped) {
             notes.add("stopped early on request");
