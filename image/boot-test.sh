@@ -10,7 +10,9 @@
 # host's loopback, which qemu's user networking offers the guest as 10.0.2.2. The guest runs
 # /opt/rtbox/bin/rtbox-selftest, prints each command's output between markers; while its appliance
 # serves, image/boot-control.sh (the control room) runs the timer, rtc (1024 Hz) and tsc probes over
-# MQTT, checks the results that arrive at the host's broker and swaps a workload bundle; then the guest
+# MQTT, checks the results that arrive at the host's broker, runs the rtc probe under the blockio workload
+# on the IDE disk with the kernel trace (the largest spikes must name culprits) and swaps a workload
+# bundle; then the guest
 # kills the appliance, sees init restart it, and powers off.
 # The same boot runs with the p3scan TCG plugin, which must find no instruction a Pentium III lacks.
 #
@@ -219,7 +221,11 @@ if [ "$(metric appliance)" = present ]; then
   # the control room's checks: online, runs with their results on the host broker, bundle swap
   if [ -s "$TD/mqtt-checks.txt" ]; then
     while IFS= read -r line; do
-      case "$line" in ok*) ok "mqtt: ${line#ok   }" ;; *) bad "mqtt: ${line#FAIL }" ;; esac
+      case "$line" in
+        ok*) ok "mqtt: ${line#ok   }" ;;
+        note*) echo "  note mqtt: ${line#note }" ;;   # what was seen, recorded but not a check
+        *) bad "mqtt: ${line#FAIL }" ;;
+      esac
     done < "$TD/mqtt-checks.txt"
   else
     bad "mqtt: the control room recorded no check (see $TD/control.log)"
