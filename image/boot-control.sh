@@ -216,7 +216,7 @@ TRACE_TOP=3
 # culprit_text: a culprit object as rtbox.api.result.Culprit's toString says it, in jq
 CULPRIT='def dur: if . >= 10000000 then "\(. / 1000000 | round) ms" else "\(. / 1000 | round) us" end;
   def culprit: (if .kind == "irq" then "IRQ \(.id) \(.name)" elif .kind == "softirq" then "softirq \(.name)"
-    else "\(.name) (pid \(.pid)\(if .pid > 0 and .pid != .id then ", tid \(.id)" else "" end)\(if .ownJvm then ", this JVM" else "" end)\(if .policy == "SCHED_OTHER" then ", nice \(.priority)" elif .policy != "" then ", \(.policy) \(.priority)" else "" end))" end)
+    else "\(.name) (pid \(if .pid > 0 and .pid != .id then "\(.pid), tid \(.id)" else .id end)\(if .ownJvm then ", this JVM" else "" end)\(if .policy == "SCHED_OTHER" then ", nice \(.priority)" elif .policy != "" then ", \(.policy) \(.priority)" else "" end))" end)
     + " " + (.durationNs | dur);'
 trace_run() {
   local f="$OUTD/result-rtc_blockio.json" note n top reads spikes
@@ -224,7 +224,7 @@ trace_run() {
     '{"loads":["blockio:path=/dev/sda"]}' || return 1
   reads="$(jq -r '.report.workloads.blockio.reads // 0' "$f")"
   figure mqtt_trace_blockio "$(jq -c '.report.workloads.blockio // {} | {reads, mb_per_s, dma, read_us_p50, read_us_max, errors}' "$f")"
-  if [ "${reads%.*}" -gt 0 ] 2>/dev/null; then ok "blockio read the IDE disk /dev/sda under the rtc probe ($(jq -r '.report.workloads.blockio | "\(.reads) reads of 64 KiB, \(.mb_per_s) MB/s, dma=\(.dma)"' "$f"))"
+  if [ "${reads%.*}" -gt 0 ] 2>/dev/null; then ok "blockio read the IDE disk /dev/sda under the rtc probe ($(jq -r '.report.workloads.blockio | "\(.reads) reads of 64 KiB, \(.mb_per_s * 10 | round / 10) MB/s, dma=\(.dma)"' "$f"))"
   else bad "blockio read nothing from /dev/sda under the rtc probe (workloads: $(jq -c '.report.workloads // {}' "$f"))"; return 1; fi
   note="$(jq -r '[.report.result.notes[]? | select(startswith("kernel trace on CPU"))] | first // empty' "$f")"
   figure mqtt_trace_note "${note:-none}"
@@ -257,10 +257,16 @@ trace_run() {
   # what the trace named, over all spikes: the culprits by time held, and whether the disk's interrupt
   # handler or the reading thread is among them (recorded, not demanded)
   figure mqtt_trace_top_culprits "$(jq -r "$CULPRIT"' [.[].culprits[]] | group_by([.kind, .name, .id]) | map(.[0] + {durationNs: (map(.durationNs) | add), n: length})
-        | sort_by(-.durationNs) | .[:6] | map("\(culprit) in \(.n) spike\(if .n > 1 then "s" else "" end)") | join("; ")' <<<"$spikes")"
-  figure mqtt_trace_ide_irq "$(jq -r "$CULPRIT"' [.[:'"$top"'][] | .culprits[] | select(.kind == "irq" and (.name | test("ata|ide|pata")))] | map(culprit) | join("; ") | if . == "" then "none" else . end' <<<"$spikes")"
-  figure mqtt_trace_reader "$(jq -r "$CULPRIT"' [.[:'"$top"'][] | .culprits[] | select(.kind == "task" and .name == "rtbox-blockio")] | map(culprit) | join("; ") | if . == "" then "none" else . end' <<<"$spikes")"
-  echo "note trace, in the $top largest spikes: IDE interrupt $(sed -n 's/^mqtt_trace_ide_irq=//p' "$FIG"); reading task $(sed -n 's/^mqtt_trace_reader=//p' "$FIG"); over all $n spikes, by time held: $(sed -n 's/^mqtt_trace_top_culprits=//p' "$FIG")" >> "$CHECKS"
+        | sort_by(-.durationNs) | .[:6] | map("\(culprit) in \(.n) spike\(if .n > 1 then "s" else "" end)") | join("; ")
+        | if . == "" then "none" else . end' <<<"$spikes")"
+  # in_top(SELECT): "WHO in K of the TOP largest: T1, T2" (the time it held the CPU in each), or "none"
+  in_top() {
+    jq -r "$CULPRIT"' .[:'"$top"'] | [.[] | [.culprits[] | select('"$1"')] | first // empty]
+      | if length == 0 then "none" else "\(.[0] | culprit | sub(" [0-9]+ [mu]s$"; "")) in \(length) of the '"$top"' largest: \(map(.durationNs | dur) | join(", "))" end' <<<"$spikes"
+  }
+  figure mqtt_trace_ide_irq "$(in_top '.kind == "irq" and (.name | test("ata|ide|pata"))')"
+  figure mqtt_trace_reader "$(in_top '.kind == "task" and .name == "rtbox-blockio"')"
+  echo "note trace named: the IDE interrupt: $(sed -n 's/^mqtt_trace_ide_irq=//p' "$FIG"); the reading task: $(sed -n 's/^mqtt_trace_reader=//p' "$FIG"); over all $n spikes, by time held: $(sed -n 's/^mqtt_trace_top_culprits=//p' "$FIG")" >> "$CHECKS"
   log "$(tail -n1 "$CHECKS")"
 }
 trace_run
