@@ -211,6 +211,10 @@ class MqttCommandsIT extends MqttFixture {
         JsonObject r = reply(control.command(A, "bundles", ""));
         assertEquals(200, r.get("code").getAsInt());
         assertTrue(r.getAsJsonObject("body").toString().contains("rtbox.mqtt"));
+        // Every verb family's component is active on a full appliance, the plan verbs too.
+        assertEquals(List.of("bundles", "get-config", "install", "plan", "results", "run", "selftest", "set-config",
+                "status", "stop", "uninstall", "update"), r.getAsJsonObject("body").getAsJsonArray("verbs").asList()
+                        .stream().map(e -> e.getAsString()).toList(), r.toString());
 
         byte[] jar = fixtureJar();
         String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(jar));

@@ -22,7 +22,7 @@ import rtbox.plan.Plans;
 
 /** {@code rtbox results [ID]}: the past plan runs in the journal, or one of them in full. */
 @Command(name = "results", description = "Lists the plan runs in the result journal, or prints one (ID, a prefix of "
-        + "it, or 'last').")
+        + "it, or 'last'); printing one exits with its verdict's code, as plan run did.")
 class ResultsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -73,7 +73,8 @@ class ResultsCommand implements Callable<Integer> {
             return Cli.ERROR;
         }
         out.print(json ? PlanReports.json(match.get(0)) + "\n" : PlanReports.text(match.get(0)));
-        return Cli.OK;
+        // One run: its verdict's exit code, as plan run gave it and ctl results gives it.
+        return match.get(0).verdict().exitCode();
     }
 
     private static String time(long ms) {
