@@ -98,7 +98,7 @@ class MqttTlsIT extends MqttFixture {
             Thread.sleep(100);
         }
         String log = String.join("\n", rtbox.err);
-        assertTrue(log.contains("rtbox mqtt: cannot connect to " + broker.tlsUri()) && log.contains(refused), log);
+        assertTrue(log.contains("rtbox.mqtt - cannot connect to " + broker.tlsUri()) && log.contains(refused), log);
         assertNull(control.await(m -> m.topic().equals("rtbox/v1/up/a1/status")
                 && m.payload().contains("\"online\""), 2_000), "a1 connected to a broker it must not trust");
 

@@ -150,7 +150,7 @@ class PlanIT {
             try (Rtbox next = new Rtbox(home)) {
                 Rtbox.Result r = next.run(60, "results");
                 assertEquals(0, r.exitCode(), r.stderr());
-                assertTrue(r.stderr().contains("rtbox.policy.sched: a run (pid "), r.stderr());
+                assertTrue(r.stderr().contains("rtbox.policy.sched - a run (pid "), r.stderr());
                 assertTrue(r.stdout().contains("0/1     interrupted"), r.stdout());
             }
             assertEquals(before, read(RUNTIME), "restored at the next start");

@@ -30,21 +30,13 @@ public final class RtThrottling {
     }
 
     /**
-     * Reads a /proc or /sys file whole, trimmed. Not with Files.readString: a sysctl file
-     * reports size 0, the JDK then reads it in small pieces, and the kernel's integer
-     * sysctl handlers answer a read at a non-zero offset with end-of-file, so
-     * "950000" came back as "9" (seen on 6.18).
+     * Reads a /proc or /sys file whole, trimmed.
+     *
+     * @deprecated use {@link rtbox.os.Procfs#read(String)}, rtbox's one reader of /proc
      */
+    @Deprecated
     public static String readProc(String path) throws IOException {
-        try (java.io.FileInputStream in = new java.io.FileInputStream(path)) {
-            byte[] buffer = new byte[65536];
-            int n = 0;
-            int r;
-            while (n < buffer.length && (r = in.read(buffer, n, buffer.length - n)) > 0) {
-                n += r;
-            }
-            return new String(buffer, 0, n, StandardCharsets.UTF_8).trim();
-        }
+        return rtbox.os.Procfs.read(path);
     }
 
     /** The two kernel settings. {@code runtimeUs} -1 means throttling is off. */
@@ -76,8 +68,8 @@ public final class RtThrottling {
          */
         public static Settings read() {
             try {
-                long runtime = Long.parseLong(readProc("/proc/sys/kernel/sched_rt_runtime_us"));
-                long period = Long.parseLong(readProc("/proc/sys/kernel/sched_rt_period_us"));
+                long runtime = Long.parseLong(rtbox.os.Procfs.kernel("sched_rt_runtime_us"));
+                long period = Long.parseLong(rtbox.os.Procfs.kernel("sched_rt_period_us"));
                 long group = rootGroupRuntime(period);
                 if (group >= 0 && (runtime < 0 || group < runtime)) {
                     runtime = group;
@@ -92,8 +84,8 @@ public final class RtThrottling {
         static long rootGroupRuntime(long period) {
             for (String dir : new String[] {"/sys/fs/cgroup/cpu", "/sys/fs/cgroup/cpu,cpuacct"}) {
                 try {
-                    long r = Long.parseLong(readProc(dir + "/cpu.rt_runtime_us"));
-                    long p = Long.parseLong(readProc(dir + "/cpu.rt_period_us"));
+                    long r = Long.parseLong(rtbox.os.Procfs.read(dir + "/cpu.rt_runtime_us"));
+                    long p = Long.parseLong(rtbox.os.Procfs.read(dir + "/cpu.rt_period_us"));
                     return p == period ? r : -1;
                 } catch (IOException | NumberFormatException e) {
                     // no RT group scheduling here

@@ -7,5 +7,5 @@
  * {@link rtbox.os.OsException}s that name the call and the errno.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.4.0")
+@org.osgi.annotation.versioning.Version("1.5.0")
 package rtbox.os;

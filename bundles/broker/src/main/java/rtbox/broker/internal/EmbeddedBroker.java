@@ -1,5 +1,7 @@
 package rtbox.broker.internal;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
@@ -36,6 +38,8 @@ import io.moquette.interception.messages.InterceptSubscribeMessage;
  * retained statuses from one job into the next.
  */
 public final class EmbeddedBroker implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger("rtbox.broker");
+
     static final String HOST = "127.0.0.1";
     private static final Set<PosixFilePermission> OWNER_ONLY = EnumSet.of(PosixFilePermission.OWNER_READ,
             PosixFilePermission.OWNER_WRITE);
@@ -125,7 +129,7 @@ public final class EmbeddedBroker implements AutoCloseable {
 
         @Override
         public void onSessionLoopError(Throwable error) {
-            System.err.println("rtbox broker: " + error);
+            LOG.warn("a session loop of the embedded broker failed", error);
         }
     }
 

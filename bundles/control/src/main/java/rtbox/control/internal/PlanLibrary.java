@@ -114,11 +114,7 @@ final class PlanLibrary {
             BadRequest e = new Problems("the plan has problems", c.getAsJsonArray("problems"));
             throw e;
         }
-        Files.createDirectories(dir);
-        Path tmp = dir.resolve("." + file(name).getFileName() + ".tmp");
-        Files.writeString(tmp, text, StandardCharsets.UTF_8);
-        Files.move(tmp, file(name), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        rtbox.os.DurableFile.write(file(name), text.getBytes(StandardCharsets.UTF_8));
     }
 
     /** A plan JSON object from its text (400 when it is not one). */

@@ -125,7 +125,7 @@ final class SystemInfoCollector {
 
     private static String cpuInfo(String key) {
         try {
-            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"), StandardCharsets.UTF_8)) {
+            for (String line : rtbox.os.Procfs.lines("/proc/cpuinfo")) {
                 int colon = line.indexOf(':');
                 if (colon > 0 && line.substring(0, colon).trim().equals(key)) {
                     return line.substring(colon + 1).trim();
@@ -139,7 +139,7 @@ final class SystemInfoCollector {
 
     static String read(String path) {
         try {
-            return rtbox.core.RtThrottling.readProc(path);
+            return rtbox.os.Procfs.read(path);
         } catch (IOException | RuntimeException e) {
             return "unknown";
         }

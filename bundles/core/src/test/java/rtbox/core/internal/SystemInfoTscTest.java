@@ -17,7 +17,7 @@ class SystemInfoTscTest {
         assertTrue(info.get("tsc_flags").contains("tsc"), info.get("tsc_flags"));
         assertTrue(!info.get("tsc_invariant").isEmpty());
         // A sysctl read in pieces came back as its first digit ("9" for 950000).
-        assertEquals(RtThrottling.readProc("/proc/sys/kernel/sched_rt_runtime_us"), info.get("sched_rt_runtime_us"));
+        assertEquals(rtbox.os.Procfs.kernel("sched_rt_runtime_us"), info.get("sched_rt_runtime_us"));
         assertTrue(info.get("sched_rt_runtime_us").length() > 1 || info.get("sched_rt_runtime_us").equals("0"),
                 info.get("sched_rt_runtime_us"));
     }

@@ -12,6 +12,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
 import org.osgi.framework.BundleContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
@@ -39,7 +41,8 @@ import rtbox.mqtt.protocol.Topics;
 @Component(configurationPid = "rtbox.mqtt", configurationPolicy = ConfigurationPolicy.REQUIRE, service = {})
 @Designate(ocd = MqttConfig.class)
 public class Appliance {
-    static final String LOG = "rtbox mqtt: ";
+    /** The bundle's one log, named as the bundle: the runtime shows rtbox.* from INFO. */
+    static final Logger LOG = LoggerFactory.getLogger("rtbox.mqtt");
 
     @Reference
     Runner runner;
@@ -91,7 +94,7 @@ public class Appliance {
         Outbox outbox = new Outbox(dataDir.resolve("outbox"), config.outboxMaxBytes());
         Requests requests = new Requests(dataDir.resolve("requests.log"), config.rememberedRequests());
         if (!requests.damaged().isEmpty()) {
-            System.err.println(LOG + requests.file() + ": skipped damaged records ("
+            LOG.warn(requests.file() + ": skipped damaged records ("
                     + String.join(", ", requests.damaged()) + "), a write cut short by a crash");
         }
         ExecutorService runs = Executors.newSingleThreadExecutor(named("rtbox-mqtt-run"));

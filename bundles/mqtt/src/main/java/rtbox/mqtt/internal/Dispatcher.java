@@ -50,7 +50,7 @@ final class Dispatcher {
     void command(String topic, byte[] payload, boolean retained) {
         String verb = topic.substring(topic.lastIndexOf('/') + 1);
         if (retained) {
-            System.err.println(Appliance.LOG + "ignored a retained command on " + topic
+            Appliance.LOG.warn("ignored a retained command on " + topic
                     + ": commands must not be retained (clear it with an empty retained message)");
             return;
         }
@@ -137,14 +137,14 @@ final class Dispatcher {
         byte[] bytes = Codec.encode(new rtbox.mqtt.protocol.Reply(station.appliance(), Instant.now(), requestId, verb,
                 r.code(), r.message(), r.body()));
         if (r.code() != 200) {
-            System.err.println(Appliance.LOG + verb + " " + (requestId == null ? "" : requestId + " ") + r.code()
+            Appliance.LOG.warn(verb + " " + (requestId == null ? "" : requestId + " ") + r.code()
                     + ": " + r.message());
         }
         if (requestId != null) {
             try {
                 requests.answer(requestId, bytes);
             } catch (IOException e) {
-                System.err.println(Appliance.LOG + "cannot record the reply to " + requestId + " in "
+                Appliance.LOG.warn("cannot record the reply to " + requestId + " in "
                         + requests.file() + ": " + e.getMessage()
                         + "; a repeat after a restart would not be recognised");
             }

@@ -87,7 +87,7 @@ final class Link {
         try {
             io.submit(this::closeClient).get(15, TimeUnit.SECONDS);
         } catch (Exception e) {
-            System.err.println(Appliance.LOG + "closing the connection failed: " + e);
+            Appliance.LOG.warn("closing the connection failed: " + e);
         }
         io.shutdownNow();
         try {
@@ -106,12 +106,12 @@ final class Link {
             client.subscribe(Topics.commands(appliance), QOS).waitForCompletion(10_000);
             connected = true;
             backoffMs = 500;
-            System.err.println(Appliance.LOG + "connected to " + client.getCurrentServerURI() + " as " + appliance);
+            Appliance.LOG.info("connected to " + client.getCurrentServerURI() + " as " + appliance);
             publishStatus();
             drain();
         } catch (MqttException e) {
             connected = false;
-            System.err.println(Appliance.LOG + "cannot connect to " + String.join(", ", options.getServerURIs()) + ": "
+            Appliance.LOG.warn("cannot connect to " + String.join(", ", options.getServerURIs()) + ": "
                     + Connection.describe(e) + "; trying again in " + backoffMs + " ms");
             try {
                 client.disconnectForcibly(0, 1000, false);
@@ -127,7 +127,7 @@ final class Link {
             try {
                 client = newClient();
             } catch (MqttException ex) {
-                System.err.println(Appliance.LOG + "cannot create the MQTT client again: " + Connection.describe(ex));
+                Appliance.LOG.warn("cannot create the MQTT client again: " + Connection.describe(ex));
             }
             io.schedule(this::connect, backoffMs, TimeUnit.MILLISECONDS);
             backoffMs = Math.min(backoffMs * 2, 30_000);
@@ -150,7 +150,7 @@ final class Link {
                     io.execute(() -> {
                         if (client == c) {
                             connected = false;
-                            System.err.println(Appliance.LOG + "connection lost: " + cause + "; reconnecting");
+                            Appliance.LOG.warn("connection lost: " + cause + "; reconnecting");
                             connect();
                         }
                     });
@@ -179,7 +179,7 @@ final class Link {
             try {
                 e = outbox.first();
             } catch (IOException ex) {
-                System.err.println(Appliance.LOG + "outbox: " + ex.getMessage() + "; setting it aside");
+                Appliance.LOG.warn("outbox: " + ex.getMessage() + "; setting it aside");
                 try {
                     outbox.quarantine(outbox.ids().get(0));
                 } catch (IOException | IndexOutOfBoundsException ex2) {
@@ -202,7 +202,7 @@ final class Link {
             try {
                 outbox.remove(e.id());
             } catch (IOException ex) {
-                System.err.println(Appliance.LOG + "outbox: cannot remove a delivered message: " + ex.getMessage());
+                Appliance.LOG.warn("outbox: cannot remove a delivered message: " + ex.getMessage());
                 return;
             }
         }
@@ -215,7 +215,7 @@ final class Link {
         try {
             client.publish(Topics.status(appliance), status.apply(Status.ONLINE), QOS, true);
         } catch (MqttException e) {
-            System.err.println(Appliance.LOG + "cannot publish the status: " + Connection.describe(e));
+            Appliance.LOG.warn("cannot publish the status: " + Connection.describe(e));
         }
     }
 
@@ -237,7 +237,7 @@ final class Link {
         try {
             client.close(true);
         } catch (MqttException e) {
-            System.err.println(Appliance.LOG + "closing the client: " + Connection.describe(e));
+            Appliance.LOG.warn("closing the client: " + Connection.describe(e));
         }
     }
 }

@@ -8,6 +8,8 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+
+import rtbox.os.DurableFile;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -65,22 +67,9 @@ final class Outbox {
         long id = next++;
         byte[] t = topic.getBytes(StandardCharsets.UTF_8);
         ByteBuffer buf = ByteBuffer.allocate(4 + t.length + payload.length);
-        buf.putInt(t.length).put(t).put(payload).flip();
-        Path tmp = dir.resolve(name(id) + ".tmp");
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                StandardOpenOption.WRITE)) {
-            while (buf.hasRemaining()) {
-                ch.write(buf);
-            }
-            ch.force(true);
-        }
+        buf.putInt(t.length).put(t).put(payload);
         Path file = dir.resolve(name(id));
-        try {
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-        }
-        forceDir();
+        DurableFile.write(file, buf.array());
         long size = Files.size(file);
         sizes.put(id, size);
         bytes += size;
@@ -170,12 +159,4 @@ final class Outbox {
         return String.format(Locale.ROOT, "%016d", id) + SUFFIX;
     }
 
-    private void forceDir() {
-        // Makes the rename durable; some file systems cannot open a directory, which is fine there.
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-            ch.force(true);
-        } catch (IOException | UnsupportedOperationException e) {
-            // best effort
-        }
-    }
 }

@@ -177,7 +177,7 @@ public class PlanVerbs implements Verbs {
             try {
                 n.persist();
             } catch (IOException e) {
-                System.err.println(Appliance.LOG + "cannot record plan run " + runId + ": " + e.getMessage()
+                Appliance.LOG.warn("cannot record plan run " + runId + ": " + e.getMessage()
                         + "; a restart during it would not report it");
             }
             session = n;
@@ -282,16 +282,16 @@ public class PlanVerbs implements Verbs {
                 }
             }
         } catch (RtboxException e) {
-            System.err.println(Appliance.LOG + "cannot read the result journal: " + e.getMessage());
+            Appliance.LOG.warn("cannot read the result journal: " + e.getMessage());
         }
         if (run == null) {
-            System.err.println(Appliance.LOG + "plan run " + r.id + " was interrupted by a restart and is not in the"
+            Appliance.LOG.info("plan run " + r.id + " was interrupted by a restart and is not in the"
                     + " journal: reporting it as aborted");
             station.queueAt(r, Topics.result(appliance, r.id), last + 1, PlanMessages.failed(appliance, r.id, last + 1,
                     r.probe, r.cells, Outcome.ABORTED, "the appliance restarted during the plan (crash or power loss)"
                             + " and its journal has no record of it"));
         } else {
-            System.err.println(Appliance.LOG + "plan run " + r.id + " (" + run.plan() + ") was interrupted by a"
+            Appliance.LOG.warn("plan run " + r.id + " (" + run.plan() + ") was interrupted by a"
                     + " restart after " + run.cells().size() + " of " + run.cellsPlanned()
                     + " cells: delivering what the journal has");
             for (CellResult c : run.cells()) {

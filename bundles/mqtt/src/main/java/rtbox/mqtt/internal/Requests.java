@@ -17,6 +17,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.zip.CRC32;
 
+import rtbox.os.DurableFile;
+
 /**
  * The request ids the appliance has answered, with their replies, on disk, so that a
  * command repeated after a restart is answered again and not executed twice.
@@ -158,25 +160,7 @@ final class Requests {
             String r = "P " + e.getKey() + " " + e.getValue();
             b.append(crc(r)).append(' ').append(r).append('\n');
         }
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            ByteBuffer buf = ByteBuffer.wrap(b.toString().getBytes(StandardCharsets.ISO_8859_1));
-            while (buf.hasRemaining()) {
-                ch.write(buf);
-            }
-            ch.force(true);
-        }
-        try {
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-        }
-        try (FileChannel dir = FileChannel.open(file.toAbsolutePath().getParent(), StandardOpenOption.READ)) {
-            dir.force(true);
-        } catch (IOException | UnsupportedOperationException e) {
-            // a folder that cannot be synced: the file itself is
-        }
+        DurableFile.write(file, b.toString().getBytes(StandardCharsets.ISO_8859_1));
         records = answered.size() + started.size();
     }
 

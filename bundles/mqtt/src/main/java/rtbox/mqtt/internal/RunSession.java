@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
+import rtbox.os.DurableFile;
+
 /**
  * A run or a plan started over MQTT: its id, and the sequence number of its messages
  * (progress, then the result), numbered from 1 without gaps. The last number queued
@@ -61,7 +63,7 @@ final class RunSession {
         try {
             persist();
         } catch (IOException e) {
-            System.err.println(Appliance.LOG + "cannot record run " + id + " in " + file + ": " + e.getMessage());
+            Appliance.LOG.warn("cannot record run " + id + " in " + file + ": " + e.getMessage());
         }
     }
 
@@ -71,12 +73,8 @@ final class RunSession {
     }
 
     synchronized void persist() throws IOException {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(tmp, id + "\n" + probe + "\n" + sequence + "\n" + kind + "\n", StandardCharsets.UTF_8);
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-            ch.force(true);
-        }
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        DurableFile.write(file, (id + "\n" + probe + "\n" + sequence + "\n" + kind + "\n")
+                .getBytes(StandardCharsets.UTF_8));
     }
 
     synchronized void finished() {
@@ -84,7 +82,7 @@ final class RunSession {
         try {
             Files.deleteIfExists(file);
         } catch (IOException e) {
-            System.err.println(Appliance.LOG + "cannot remove " + file + ": " + e.getMessage());
+            Appliance.LOG.warn("cannot remove " + file + ": " + e.getMessage());
         }
     }
 
@@ -98,7 +96,7 @@ final class RunSession {
             return new RunSession(lines[0], lines[1], lines.length > 3 ? lines[3].trim() : RUN, file,
                     Long.parseLong(lines[2].trim()));
         } catch (IOException | RuntimeException e) {
-            System.err.println(Appliance.LOG + "cannot read " + file + " (an interrupted run): " + e);
+            Appliance.LOG.warn("cannot read " + file + " (an interrupted run): " + e);
             return null;
         }
     }

@@ -138,7 +138,7 @@ final class Station {
         try {
             outbox.add(topic, payload);
         } catch (IOException e) {
-            System.err.println(Appliance.LOG + "outbox: cannot queue a message for " + topic + ": " + e.getMessage());
+            Appliance.LOG.warn("outbox: cannot queue a message for " + topic + ": " + e.getMessage());
         }
         drainSoon();
     }
@@ -149,7 +149,7 @@ final class Station {
             try {
                 outbox.add(topic, Codec.encode(message), () -> s.queued(seq));
             } catch (IOException e) {
-                System.err.println(Appliance.LOG + "outbox: cannot queue message " + seq + " of run " + s.id + ": "
+                Appliance.LOG.warn("outbox: cannot queue message " + seq + " of run " + s.id + ": "
                         + e.getMessage());
                 return;
             }
@@ -217,7 +217,7 @@ final class Station {
                 }
             }
         } catch (IOException | RuntimeException e) {
-            System.err.println(Appliance.LOG + "outbox: cannot read it back for run " + s.id + ": " + e);
+            Appliance.LOG.warn("outbox: cannot read it back for run " + s.id + ": " + e);
         }
         synchronized (this) {
             interrupted = s.after(last);

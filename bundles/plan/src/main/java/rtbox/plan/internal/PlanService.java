@@ -304,11 +304,9 @@ public class PlanService implements Plans {
                 settings.putAll(c.tuning());
                 handle = tuner.apply(settings, new CellContext());
                 changes.putAll(handle.changes());
-                String tp = handle.changes().get("thread.policy");
-                if (tp != null && tp.contains(" -> ")) {
-                    String[] eff = tp.substring(tp.indexOf(" -> ") + 4).trim().split("/");
-                    params = params.toBuilder().policy(SchedPolicy.parse(eff[0]))
-                            .priority(Integer.parseInt(eff[1])).build();
+                if (handle.effectivePolicy().isPresent()) {
+                    rtbox.api.EffectivePolicy eff = handle.effectivePolicy().get();
+                    params = params.toBuilder().policy(eff.policy()).priority(eff.priority()).build();
                 }
             }
             RunReport report = runner.run(request(c, params, file), f -> l.progress(c.index(), count, f));

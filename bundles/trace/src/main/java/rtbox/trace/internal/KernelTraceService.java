@@ -1,5 +1,7 @@
 package rtbox.trace.internal;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -24,6 +26,8 @@ import rtbox.trace.TraceSession;
         configurationPolicy = ConfigurationPolicy.OPTIONAL)
 @Designate(ocd = KernelTraceService.Config.class)
 public class KernelTraceService implements KernelTrace {
+    private static final Logger LOG = LoggerFactory.getLogger("rtbox.trace");
+
     @ObjectClassDefinition(name = "rtbox kernel trace", description = "A private tracefs instance per run that "
             + "names what held the probe's CPU during each spike.")
     public @interface Config {
@@ -66,7 +70,7 @@ public class KernelTraceService implements KernelTrace {
             }
         }
         if (!done.isEmpty()) {
-            System.err.println("rtbox.trace: at start, " + String.join("; ", done));
+            LOG.info("at start, " + String.join("; ", done));
         }
     }
 

@@ -75,19 +75,7 @@ final class Tasks {
 
     /** The thread group (process) of a thread id; 0 when it is gone. */
     static int tgid(int tid) {
-        if (tid == 0) {
-            return 0;
-        }
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/" + tid + "/status"), StandardCharsets.UTF_8)) {
-                if (line.startsWith("Tgid:")) {
-                    return Integer.parseInt(line.substring(5).trim());
-                }
-            }
-        } catch (IOException | NumberFormatException e) {
-            // gone already
-        }
-        return 0;
+        return rtbox.os.Procfs.tgid(tid);
     }
 
     /**

@@ -36,7 +36,7 @@ final class TraceFs {
     static Path mounted() {
         try {
             Path found = null;
-            for (String line : Files.readAllLines(Path.of("/proc/self/mounts"), StandardCharsets.UTF_8)) {
+            for (String line : rtbox.os.Procfs.mounts()) {
                 String[] f = line.split(" ");
                 if (f.length > 2 && f[2].equals("tracefs")) {
                     Path p = Path.of(f[1].replace("\\040", " "));

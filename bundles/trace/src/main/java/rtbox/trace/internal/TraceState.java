@@ -11,6 +11,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 
+import rtbox.os.DurableFile;
+
 /**
  * What a trace session is about to leave in the kernel, written and synced before it
  * does: its process, its tracefs instance and, if it mounted tracefs, the mount point
@@ -36,20 +38,7 @@ final class TraceState {
         if (mountedHere != null) {
             b.append("mounted ").append(mountedHere).append('\n');
         }
-        Path dir = file.toAbsolutePath().getParent();
-        Files.createDirectories(dir);
-        Path tmp = dir.resolve(file.getFileName() + ".tmp");
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            ch.write(ByteBuffer.wrap(b.toString().getBytes(StandardCharsets.UTF_8)));
-            ch.force(true);
-        }
-        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-            ch.force(true);
-        } catch (IOException e) {
-            // some file systems cannot sync a folder; the file itself is synced
-        }
+        DurableFile.write(file, b.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     void delete() {

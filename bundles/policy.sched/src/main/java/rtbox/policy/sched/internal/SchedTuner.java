@@ -1,5 +1,7 @@
 package rtbox.policy.sched.internal;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,6 +21,7 @@ import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.metatype.annotations.Designate;
 
 import rtbox.api.Policy;
+import rtbox.api.EffectivePolicy;
 import rtbox.api.PolicyHandle;
 import rtbox.api.RtboxException;
 import rtbox.api.RunContext;
@@ -43,6 +46,8 @@ import rtbox.os.Sched;
         configurationPid = "rtbox.policy.sched", configurationPolicy = ConfigurationPolicy.OPTIONAL)
 @Designate(ocd = TunerConfig.class)
 public class SchedTuner implements Policy {
+    private static final Logger LOG = LoggerFactory.getLogger("rtbox.policy.sched");
+
     /** The settings a run may give. */
     static final List<String> KEYS = List.of("policy", "priority", "iso_cpu", "rt_runtime_us", "nice",
             "timer_slack_ns", "cpu_dma_latency_us");
@@ -121,14 +126,14 @@ public class SchedTuner implements Policy {
                     failed.add(ex.getMessage());
                 }
             }
-            System.err.println("rtbox.policy.sched: a run (pid " + pid + ") ended without restoring; put back "
+            LOG.info("a run (pid " + pid + ") ended without restoring; put back "
                     + (restoredAtStart.isEmpty() ? "nothing" : String.join(", ", restoredAtStart))
                     + (failed.isEmpty() ? "" : "; could not restore: " + String.join("; ", failed)));
             if (failed.isEmpty()) {
                 s.delete();
             }
         } catch (IOException e) {
-            System.err.println("rtbox.policy.sched: cannot read " + s.path() + ": " + e.getMessage());
+            LOG.warn("cannot read " + s.path() + ": " + e.getMessage());
         }
     }
 
@@ -155,6 +160,7 @@ public class SchedTuner implements Policy {
         Map<Path, Long> sysctls = new LinkedHashMap<>();
         boolean iso = (requested == SchedPolicy.ISO || isoCpu >= 0) && isoAvailable();
         String threadText = null;
+        EffectivePolicy threads = null;
         if (requested != null) {
             SchedPolicy effective = requested;
             int prio;
@@ -175,6 +181,7 @@ public class SchedTuner implements Policy {
                         + ": use " + effective.minPriority + " to " + effective.maxPriority);
             }
             changes.put(THREAD_POLICY, requested.lowerName() + " -> " + effective.lowerName() + "/" + prio);
+            threads = new EffectivePolicy(effective, prio);
             threadText = "SCHED_" + effective + (effective.isRealtime() ? " " + prio : "");
         }
         if (isoCpu >= 0 || requested == SchedPolicy.ISO) {
@@ -223,6 +230,7 @@ public class SchedTuner implements Policy {
             throw new RtboxException("policy", "the scheduling tuner is in use by another run: one run at a time");
         }
         Handle handle = new Handle(changes);
+        handle.threads = threads;
         try {
             restoreLeftovers();
             // 1. Record the originals, synced, before touching anything.
@@ -311,6 +319,7 @@ public class SchedTuner implements Policy {
     /** What one run changed; closing puts it back (in reverse order) and deletes the state file. */
     private final class Handle implements PolicyHandle {
         final Map<String, String> changes;
+        EffectivePolicy threads;
         final Map<Path, Long> sysctls = new LinkedHashMap<>();
         boolean recorded;
         int tid = -1;
@@ -326,6 +335,11 @@ public class SchedTuner implements Policy {
         @Override
         public Map<String, String> changes() {
             return Collections.unmodifiableMap(changes);
+        }
+
+        @Override
+        public java.util.Optional<EffectivePolicy> effectivePolicy() {
+            return java.util.Optional.ofNullable(threads);
         }
 
         @Override
@@ -376,7 +390,7 @@ public class SchedTuner implements Policy {
                     }
                 }
                 if (!failed.isEmpty()) {
-                    System.err.println("rtbox.policy.sched: could not restore everything ("
+                    LOG.warn("could not restore everything ("
                             + String.join("; ", failed) + "); the next start tries again from " + state.path());
                 }
             } finally {

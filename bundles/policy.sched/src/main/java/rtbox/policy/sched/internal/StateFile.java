@@ -13,6 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import rtbox.os.DurableFile;
+
 /**
  * What the tuner is about to change, written and synced to disk before the change:
  * one line per kernel setting with its original value ({@code set PATH VALUE}),
@@ -43,16 +45,7 @@ final class StateFile {
         for (Map.Entry<Path, Long> e : originals.entrySet()) {
             b.append("set ").append(e.getKey()).append(' ').append(e.getValue()).append('\n');
         }
-        Path dir = file.toAbsolutePath().getParent();
-        Files.createDirectories(dir);
-        Path tmp = dir.resolve(file.getFileName() + ".tmp");
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            ch.write(ByteBuffer.wrap(b.toString().getBytes(StandardCharsets.UTF_8)));
-            ch.force(true);
-        }
-        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        syncDir(dir);
+        DurableFile.write(file, b.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     /** The recorded settings and their original values; lines that do not parse are skipped. */
@@ -87,16 +80,9 @@ final class StateFile {
 
     void delete() throws IOException {
         Files.deleteIfExists(file);
-        syncDir(file.toAbsolutePath().getParent());
+        DurableFile.syncFolder(file.toAbsolutePath().getParent());
     }
 
-    private static void syncDir(Path dir) {
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-            ch.force(true);
-        } catch (IOException e) {
-            // some file systems cannot sync a folder; the file itself is synced
-        }
-    }
 
     static List<String> describe(Map<Path, Long> values) {
         List<String> out = new ArrayList<>();

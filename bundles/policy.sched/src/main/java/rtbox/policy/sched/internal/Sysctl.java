@@ -9,7 +9,7 @@ import rtbox.core.RtThrottling;
 
 /**
  * Reads and writes one kernel setting under /proc/sys. Reads go through
- * {@link RtThrottling#readProc} (one big read: the kernel answers a read at a
+ * {@link rtbox.os.Procfs#read} (one big read: the kernel answers a read at a
  * non-zero offset of an integer sysctl with end-of-file). A write is one write(2)
  * of the whole value; sched_rt_runtime_us can refuse it with EBUSY for a moment
  * while the scheduler is re-checking its bandwidth, so a write is retried.
@@ -22,7 +22,7 @@ final class Sysctl {
     }
 
     static long read(Path file) throws IOException {
-        String v = RtThrottling.readProc(file.toString());
+        String v = rtbox.os.Procfs.read(file.toString());
         try {
             return Long.parseLong(v.trim());
         } catch (NumberFormatException e) {

@@ -25,11 +25,7 @@ final class ThreadNice {
     private static native int setpriority(int which, int who, int prio) throws LastErrorException;
 
     static int get(int tid) throws IOException {
-        String stat = RtThrottling.readProc("/proc/self/task/" + tid + "/stat");
-        // Fields after the command name, which is in parentheses and may hold spaces.
-        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        // f[0] is field 3 (state); nice is field 19.
-        return Integer.parseInt(f[19 - 3]);
+        return rtbox.os.Procfs.nice(tid);
     }
 
     static void set(int tid, int nice) throws IOException {

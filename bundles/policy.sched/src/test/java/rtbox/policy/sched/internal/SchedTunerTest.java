@@ -64,6 +64,8 @@ class SchedTunerTest {
         try (PolicyHandle h = t.apply(Map.of("policy", "iso", "iso_cpu", "70"), null)) {
             Map<String, String> c = h.changes();
             assertEquals("iso -> fifo/50", c.get("thread.policy"));
+            assertEquals(java.util.Optional.of(new rtbox.api.EffectivePolicy(rtbox.api.SchedPolicy.FIFO, 50)),
+                    h.effectivePolicy(), "the runner gets the fallback as a type");
             assertTrue(c.get("note.iso").startsWith("SCHED_ISO is absent on this kernel"), c.get("note.iso"));
             assertTrue(c.get("note.iso").contains("SCHED_FIFO 50 instead"), c.get("note.iso"));
             assertTrue(c.get("note.iso").contains("may use 70 % of each period"), c.get("note.iso"));
@@ -102,6 +104,7 @@ class SchedTunerTest {
         assertTrue(t.isoAvailable());
         try (PolicyHandle h = t.apply(Map.of("policy", "iso", "iso_cpu", "90"), null)) {
             assertEquals("iso -> iso/0", h.changes().get("thread.policy"));
+            assertEquals(new rtbox.api.EffectivePolicy(rtbox.api.SchedPolicy.ISO, 0), h.effectivePolicy().get());
             assertEquals("70 -> 90", h.changes().get("iso_cpu"));
             assertFalse(h.changes().containsKey("note.iso"));
             assertEquals(90, Sysctl.read(k.resolve("iso_cpu")));
