@@ -1,7 +1,6 @@
 package rtbox.core;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 

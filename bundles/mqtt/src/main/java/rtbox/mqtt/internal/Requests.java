@@ -1,32 +1,24 @@
 package rtbox.mqtt.internal;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.zip.CRC32;
 
-import rtbox.os.DurableFile;
+import rtbox.os.AppendLog;
 
 /**
  * The request ids the appliance has answered, with their replies, on disk, so that a
  * command repeated after a restart is answered again and not executed twice.
  *
- * <p>File {@code requests.log}: one record a line, {@code CRC32 P ID VERB} when a
- * command starts executing and {@code CRC32 D ID BASE64(REPLY)} when it is answered;
- * each appended and forced to disk before the command runs or its reply is queued. A
- * line whose checksum does not match (a torn write at a crash) is skipped. A command
+ * <p>File {@code requests.log}, in rtbox's one log format ({@link AppendLog}): a record
+ * {@code P ID VERB} when a command starts executing and {@code D ID BASE64(REPLY)} when it
+ * is answered; each appended and forced to disk before the command runs or its reply is
+ * queued. A line that does not read back whole (a torn write at a crash) is skipped. A command
  * that started but has no reply (the appliance died while executing it) is reported by
  * {@link #interrupted()}: its outcome is unknown, so a repeat must not execute it either.
  *
@@ -36,6 +28,7 @@ import rtbox.os.DurableFile;
  */
 final class Requests {
     private final Path file;
+    private final AppendLog log;
     private final int remembered;
     private final LinkedHashMap<String, byte[]> answered = new LinkedHashMap<>();
     private final LinkedHashMap<String, String> started = new LinkedHashMap<>();
@@ -49,6 +42,7 @@ final class Requests {
 
     Requests(Path file, int remembered) throws IOException {
         this.file = file;
+        this.log = new AppendLog(file);
         this.remembered = Math.max(16, remembered);
         if (Files.exists(file)) {
             load();
@@ -56,31 +50,32 @@ final class Requests {
     }
 
     private void load() throws IOException {
-        int n = 0;
-        for (String line : Files.readString(file, StandardCharsets.ISO_8859_1).split("\n")) {
-            n++;
-            if (line.isEmpty()) {
-                continue;
-            }
-            String[] f = line.split(" ", 4);
-            if (f.length != 4 || line.length() < 10 || !f[0].equals(crc(line.substring(9)))) {
-                damaged.add("line " + n);
+        AppendLog.Contents c = log.read();
+        damaged.addAll(c.damaged());
+        for (String r : c.records()) {
+            String[] f = r.split(" ", 3);
+            if (f.length != 3) {
+                damaged.add("record '" + shorten(r) + "': not P ID VERB or D ID REPLY");
                 continue;
             }
             records++;
-            if ("P".equals(f[1])) {
-                started.put(f[2], f[3]);
-            } else if ("D".equals(f[1])) {
-                started.remove(f[2]);
+            if ("P".equals(f[0])) {
+                started.put(f[1], f[2]);
+            } else if ("D".equals(f[0])) {
+                started.remove(f[1]);
                 try {
-                    remember(f[2], Base64.getDecoder().decode(f[3]));
+                    remember(f[1], Base64.getDecoder().decode(f[2]));
                 } catch (IllegalArgumentException e) {
-                    damaged.add("line " + n);
+                    damaged.add("record for " + shorten(f[1]) + ": the reply is not base64");
                 }
             } else {
-                damaged.add("line " + n);
+                damaged.add("record '" + shorten(r) + "': not P ID VERB or D ID REPLY");
             }
         }
+    }
+
+    private static String shorten(String s) {
+        return s.length() > 60 ? s.substring(0, 60) + "..." : s;
     }
 
     /** Lines skipped as damaged when the file was read. */
@@ -128,45 +123,20 @@ final class Requests {
     }
 
     private void append(String record) throws IOException {
-        byte[] line = (crc(record) + " " + record + "\n").getBytes(StandardCharsets.ISO_8859_1);
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.READ)) {
-            long size = ch.size();
-            ByteBuffer last = ByteBuffer.allocate(1);
-            // After a torn write the file does not end with a line end: start on a line of our own.
-            boolean torn = size > 0 && ch.read(last, size - 1) == 1 && last.get(0) != '\n';
-            ByteBuffer b = ByteBuffer.allocate(line.length + (torn ? 1 : 0));
-            if (torn) {
-                b.put((byte) '\n');
-            }
-            b.put(line).flip();
-            ch.position(size);
-            while (b.hasRemaining()) {
-                ch.write(b);
-            }
-            ch.force(true);
-        }
+        log.append(record);
         records++;
     }
 
     /** Rewrites the file with the remembered replies and the commands still executing. */
     private void compact() throws IOException {
-        StringBuilder b = new StringBuilder();
+        List<String> keep = new ArrayList<>();
         for (Map.Entry<String, byte[]> e : answered.entrySet()) {
-            String r = "D " + e.getKey() + " " + Base64.getEncoder().encodeToString(e.getValue());
-            b.append(crc(r)).append(' ').append(r).append('\n');
+            keep.add("D " + e.getKey() + " " + Base64.getEncoder().encodeToString(e.getValue()));
         }
         for (Map.Entry<String, String> e : started.entrySet()) {
-            String r = "P " + e.getKey() + " " + e.getValue();
-            b.append(crc(r)).append(' ').append(r).append('\n');
+            keep.add("P " + e.getKey() + " " + e.getValue());
         }
-        DurableFile.write(file, b.toString().getBytes(StandardCharsets.ISO_8859_1));
-        records = answered.size() + started.size();
-    }
-
-    private static String crc(String record) {
-        CRC32 c = new CRC32();
-        c.update(record.getBytes(StandardCharsets.ISO_8859_1));
-        return String.format(Locale.ROOT, "%08x", c.getValue());
+        log.rewrite(keep);
+        records = keep.size();
     }
 }

@@ -26,7 +26,7 @@ final class JournalReader {
         JsonObject end;
     }
 
-    static Plans.History history(Journal.Contents contents, String path) {
+    static Plans.History history(rtbox.os.AppendLog.Contents contents, String path) {
         Map<String, Building> runs = new LinkedHashMap<>();
         List<String> damaged = new ArrayList<>(contents.damaged());
         for (String record : contents.records()) {

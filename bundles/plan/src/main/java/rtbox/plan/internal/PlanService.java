@@ -31,6 +31,7 @@ import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
 import com.google.gson.JsonObject;
 
+import rtbox.os.AppendLog;
 import rtbox.api.Policy;
 import rtbox.api.PolicyHandle;
 import rtbox.api.RtboxException;
@@ -51,7 +52,7 @@ import rtbox.plan.Plans;
 
 /**
  * Just over 400 lines: checking cells against what is installed, running them one at a time
- * with the tuner, and journaling each; the journal's format is in Journal.
+ * with the tuner, and journaling each; the journal's format is rtbox.os.AppendLog's.
  *
  * <p>Checks and runs plans through the core runner, one cell at a time, with the
  * scheduling tuner (rtbox.policy=sched) around each cell, and keeps the journal.
@@ -68,7 +69,7 @@ public class PlanService implements Plans {
     private final Map<String, Policy> policies = new ConcurrentHashMap<>();
     private final AtomicBoolean running = new AtomicBoolean();
     private volatile boolean stopRequested;
-    private volatile Journal journal = new Journal(defaultJournal());
+    private volatile AppendLog journal = new AppendLog(defaultJournal());
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
     void addPolicy(Policy p, Map<String, Object> props) {
@@ -89,7 +90,7 @@ public class PlanService implements Plans {
     @Modified
     void configure(PlanConfig config) {
         String j = config.journal();
-        journal = new Journal(j == null || j.isBlank() ? defaultJournal() : Path.of(j));
+        journal = new AppendLog(j == null || j.isBlank() ? defaultJournal() : Path.of(j));
     }
 
     /**
@@ -120,7 +121,7 @@ public class PlanService implements Plans {
     }
 
     void journal(Path file) {
-        journal = new Journal(file);
+        journal = new AppendLog(file);
     }
 
     // ---- check
@@ -389,7 +390,7 @@ public class PlanService implements Plans {
 
     @Override
     public History history() throws RtboxException {
-        Journal.Contents contents;
+        AppendLog.Contents contents;
         try {
             contents = journal.read();
         } catch (IOException e) {

@@ -1,13 +1,9 @@
 package rtbox.policy.sched.internal;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -82,7 +78,6 @@ final class StateFile {
         Files.deleteIfExists(file);
         DurableFile.syncFolder(file.toAbsolutePath().getParent());
     }
-
 
     static List<String> describe(Map<Path, Long> values) {
         List<String> out = new ArrayList<>();

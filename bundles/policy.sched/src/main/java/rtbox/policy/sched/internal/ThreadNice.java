@@ -6,8 +6,6 @@ import com.sun.jna.LastErrorException;
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 
-import rtbox.core.RtThrottling;
-
 /**
  * The nice value of one thread (Linux keeps it per thread; a thread started later
  * inherits its creator's). Read from /proc, set with setpriority(PRIO_PROCESS, tid).

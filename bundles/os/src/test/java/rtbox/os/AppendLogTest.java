@@ -1,4 +1,4 @@
-package rtbox.plan.internal;
+package rtbox.os;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,18 +14,17 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import com.google.gson.JsonParser;
 
-class JournalTest {
+class AppendLogTest {
     @TempDir
     Path dir;
 
     @Test
     void recordsReadBackInOrder() throws Exception {
-        Journal j = new Journal(dir.resolve("sub/results.journal"));
+        AppendLog j = new AppendLog(dir.resolve("sub/results.journal"));
         j.append("{\"a\":1}");
         j.append("{\"b\":\"é\"}");
-        Journal.Contents c = j.read();
+        AppendLog.Contents c = j.read();
         assertEquals(List.of("{\"a\":1}", "{\"b\":\"é\"}"), c.records());
         assertEquals(List.of(), c.damaged());
     }
@@ -33,7 +32,7 @@ class JournalTest {
     @Test
     void aTornTailIsSkippedAndTheNextAppendStartsClean() throws Exception {
         Path f = dir.resolve("results.journal");
-        Journal j = new Journal(f);
+        AppendLog j = new AppendLog(f);
         j.append("{\"n\":1}");
         j.append("{\"n\":2}");
         j.append("{\"n\":3,\"text\":\"a longer record that the power cut will tear\"}");
@@ -41,7 +40,7 @@ class JournalTest {
         try (RandomAccessFile raf = new RandomAccessFile(f.toFile(), "rw")) {
             raf.setLength(size - 20);
         }
-        Journal.Contents c = j.read();
+        AppendLog.Contents c = j.read();
         assertEquals(List.of("{\"n\":1}", "{\"n\":2}"), c.records());
         assertEquals(1, c.damaged().size());
         assertTrue(c.damaged().get(0).startsWith("line 3 ("), c.damaged().toString());
@@ -55,13 +54,13 @@ class JournalTest {
     @Test
     void aFlippedByteIsCaughtByTheChecksum() throws Exception {
         Path f = dir.resolve("results.journal");
-        Journal j = new Journal(f);
+        AppendLog j = new AppendLog(f);
         j.append("{\"n\":1}");
         j.append("{\"n\":2}");
         byte[] b = Files.readAllBytes(f);
         b[b.length - 3] = '7';
         Files.write(f, b);
-        Journal.Contents c = j.read();
+        AppendLog.Contents c = j.read();
         assertEquals(List.of("{\"n\":1}"), c.records());
         assertTrue(c.damaged().get(0).endsWith("checksum mismatch"), c.damaged().toString());
     }
@@ -72,7 +71,7 @@ class JournalTest {
         Path f = dir.resolve("results.journal");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                JournalWriterMain.class.getName(), f.toString()).redirectErrorStream(true).start();
+                AppendLogWriterMain.class.getName(), f.toString()).redirectErrorStream(true).start();
         int confirmed = -1;
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream()))) {
             String line;
@@ -93,17 +92,31 @@ class JournalTest {
             p.waitFor(10, TimeUnit.SECONDS);
         }
         assertTrue(confirmed >= 8, "the child appended records");
-        Journal j = new Journal(f);
-        Journal.Contents c = j.read();
+        AppendLog j = new AppendLog(f);
+        AppendLog.Contents c = j.read();
         assertTrue(c.records().size() >= confirmed + 1, "no reported record lost: " + c.records().size() + " < "
                 + (confirmed + 1));
         for (int i = 0; i < c.records().size(); i++) {
-            assertEquals(i, JsonParser.parseString(c.records().get(i)).getAsJsonObject().get("seq").getAsInt());
+            assertTrue(c.records().get(i).startsWith("{\"seq\":" + i + ","), "record " + i + " in order");
         }
         assertTrue(c.damaged().size() <= 1, "at most the one torn tail: " + c.damaged());
         j.append("{\"after\":true}");
-        Journal.Contents again = j.read();
+        AppendLog.Contents again = j.read();
         assertEquals(c.records().size() + 1, again.records().size());
         assertEquals("{\"after\":true}", again.records().get(again.records().size() - 1));
+    }
+
+    @Test
+    void aRewriteKeepsOnlyTheGivenRecordsAndAppendsGoOnAfterIt() throws Exception {
+        Path f = dir.resolve("requests.log");
+        AppendLog j = new AppendLog(f);
+        for (int i = 0; i < 10; i++) {
+            j.append("record " + i);
+        }
+        j.rewrite(java.util.List.of("record 8", "record 9"));
+        j.append("record 10");
+        AppendLog.Contents c = j.read();
+        assertEquals(java.util.List.of("record 8", "record 9", "record 10"), c.records());
+        assertEquals(java.util.List.of(), c.damaged());
     }
 }
