@@ -46,6 +46,8 @@ public final class HtmlReport {
         // from the kernel's trace: another thread or an interrupt held the probe's CPU
         CAUSE_COLOURS.put("preempted", "#a6761d");
         CAUSE_COLOURS.put("interrupt", "#31a354");
+        // a task that could not have preempted the probe held its CPU: the wake-up came late
+        CAUSE_COLOURS.put("late wake-up", "#e7298a");
     }
 
     private static final Pattern PLAN_COMMAND = Pattern.compile("^rtbox plan run (\\S+)");

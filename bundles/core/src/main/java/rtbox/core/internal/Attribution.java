@@ -36,6 +36,11 @@ final class Attribution {
     static final String WORKLOAD = "workload";
     static final String PREEMPTED = "preempted";
     static final String INTERRUPT = "interrupt";
+    /**
+     * A task held the probe's CPU that could not have preempted the probe (SCHED_OTHER, or a
+     * lower RT priority, under an RT probe): it ran because the wake-up itself came late.
+     */
+    static final String LATE_WAKEUP = "late wake-up";
     /** Clock reads and wake-up paths blur window edges by a few microseconds. */
     private static final long SLACK_NS = 50_000;
     /** Spikes are reported from this multiple of the thread's median. */
@@ -43,6 +48,29 @@ final class Attribution {
     static final long MIN_SPIKE_NS = 20_000;
 
     private Attribution() {
+    }
+
+    /**
+     * Whether a task could take the CPU from the probe thread once it was woken: always
+     * under a SCHED_OTHER probe; under an RT probe only an RT task of at least its priority
+     * (or SCHED_DEADLINE). A task whose policy the trace does not give gets the benefit of
+     * the doubt.
+     */
+    static boolean couldPreempt(Culprit task, SchedPolicy probe, int probePriority) {
+        if (probe == null || !probe.isRealtime()) {
+            return true;
+        }
+        switch (task.policy()) {
+            case "SCHED_FIFO":
+            case "SCHED_RR":
+                return task.priority() >= probePriority;
+            case "SCHED_OTHER":
+            case "SCHED_BATCH":
+            case "SCHED_IDLE":
+                return false;
+            default:
+                return true;
+        }
     }
 
     static List<Spike> label(ThreadResult thread, List<JvmStall> jvm, List<JvmStall> hiccups) {
@@ -113,6 +141,13 @@ final class Attribution {
             }
             if (ev.othersHeldIt || ev.heldIt) {
                 Culprit top = ev.othersHeldIt ? ev.others.get(0) : ev.all.get(0);
+                if (!top.isInterrupt() && !couldPreempt(top, policy, thread.priority())) {
+                    labelled.add(s.withCause(LATE_WAKEUP, top.who() + " held the CPU for "
+                            + Culprit.duration(top.durationNs()) + " but could not have preempted the probe (SCHED_"
+                            + policy + " " + thread.priority() + "): the wake-up came late (interrupts off while it ran,"
+                            + " or the hypervisor did not run the CPU)").withCulprits(ev.othersHeldIt ? ev.others : ev.all));
+                    continue;
+                }
                 String what = top.isInterrupt() ? top.toString() : "preempted by " + top.who() + " for "
                         + Culprit.duration(top.durationNs());
                 labelled.add(s.withCause(top.isInterrupt() ? INTERRUPT : PREEMPTED, what

@@ -122,6 +122,21 @@ class CulpritAttributionTest {
     }
 
     @Test
+    void aTaskThatCouldNotPreemptAnRtProbeIsALateWakeUpNotPreemption() {
+        // Seen in the board's boot test: kworker/0:1H (SCHED_OTHER) on the CPU for 46 ms of a
+        // 48 ms spike of a FIFO 99 probe. It cannot preempt that probe: the wake-up was late.
+        Spike s = new Spike(0, 500_000_000, 5_000_000, "", "");
+        Culprit worker = new Culprit(Culprit.TASK, "kworker/1:1H", 92, 92, "SCHED_OTHER", -20, false, 4_800_000);
+        Spike l = label(s, List.of(), trace(List.of(worker)));
+        assertEquals(Attribution.LATE_WAKEUP, l.cause());
+        assertTrue(l.detail().startsWith("kworker/1:1H (pid 92, nice -20) held the CPU for 4800 us"), l.detail());
+        assertTrue(l.detail().contains("could not have preempted the probe (SCHED_FIFO 80)"), l.detail());
+        assertEquals(List.of(worker), l.culprits());
+        Culprit lowerRt = new Culprit(Culprit.TASK, "irq/14-ata", 93, 93, "SCHED_FIFO", 50, false, 4_900_000);
+        assertEquals(Attribution.LATE_WAKEUP, label(s, List.of(), trace(List.of(lowerRt))).cause());
+    }
+
+    @Test
     void anIdleCpuMeansTheWakeUpCameLate() {
         Spike s = new Spike(0, 500_000_000, 2_000_000, "", "");
         Spike l = label(s, List.of(), trace(List.of(KWORKER)));
