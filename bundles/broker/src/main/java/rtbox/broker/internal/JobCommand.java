@@ -6,13 +6,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.InvalidSyntaxException;
@@ -63,7 +60,7 @@ public class JobCommand implements Callable<Integer> {
 
     private BundleContext context;
     private BrokerConfig config;
-    private volatile Process appliance;
+    private volatile LocalAppliance appliance;
     private volatile EmbeddedBroker broker;
 
     @Activate
@@ -75,7 +72,11 @@ public class JobCommand implements Callable<Integer> {
     @Deactivate
     void deactivate() {
         // A SIGTERM to the job stops the framework: the appliance and the broker go with it.
-        stopAppliance();
+        LocalAppliance a = appliance;
+        if (a != null) {
+            a.stop();
+            appliance = null;
+        }
         EmbeddedBroker b = broker;
         if (b != null) {
             b.close();
@@ -115,12 +116,12 @@ public class JobCommand implements Callable<Integer> {
             String password = EmbeddedBroker.password(passwordFile);
             // A free port: a broker already on 1883 (Debian's mosquitto service) must not get the job's traffic.
             broker = EmbeddedBroker.start(0, config.maxMessageBytes(), password);
-            appliance = startAppliance(launcher, local, passwordFile, log);
+            appliance = LocalAppliance.start(launcher, local, broker.uri(), passwordFile, log);
             err.println("rtbox job: broker on " + broker.uri() + ", appliance '" + APPLIANCE + "' starting (its log: "
                     + log + ")");
             err.flush();
             long t0 = System.nanoTime();
-            if (!awaitAppliance(err, log)) {
+            if (!appliance.awaitOnline(broker, err)) {
                 return ERROR;
             }
             err.println(String.format(Locale.ROOT, "rtbox job: appliance '%s' online after %.1f s", APPLIANCE,
@@ -294,123 +295,5 @@ public class JobCommand implements Callable<Integer> {
     private Object ctl() throws InvalidSyntaxException {
         ServiceReference<?>[] refs = context.getServiceReferences((String) null, "(rtbox.command=ctl)");
         return refs == null ? null : context.getService(refs[0]);
-    }
-
-    /**
-     * {@code rtbox serve} with this installation's home (its probes, deploy/ and etc/),
-     * its own data folder, and etc/ seen through a copy that connects it to the job's broker.
-     */
-    private Process startAppliance(String launcher, Path local, Path passwordFile, Path log) throws IOException {
-        Path home = Path.of(System.getProperty("rtbox.home", ".")).toAbsolutePath();
-        Path etc = local.resolve("etc");
-        Files.createDirectories(etc);
-        try (DirectoryStream<Path> old = Files.newDirectoryStream(etc, "*.cfg")) {
-            for (Path f : old) {
-                Files.delete(f);
-            }
-        }
-        Path homeEtc = home.resolve("etc");
-        if (Files.isDirectory(homeEtc)) {
-            try (DirectoryStream<Path> cfgs = Files.newDirectoryStream(homeEtc, "*.cfg")) {
-                for (Path f : cfgs) {
-                    String name = f.getFileName().toString();
-                    // The appliance's own MQTT settings (a site broker) give way to the job's.
-                    if (!Set.of("rtbox.mqtt.cfg", "rtbox.broker.cfg").contains(name)) {
-                        Files.copy(f, etc.resolve(name), StandardCopyOption.REPLACE_EXISTING);
-                    }
-                }
-            }
-        }
-        Files.writeString(etc.resolve("rtbox.mqtt.cfg"), String.join("\n",
-                "# Written by rtbox job for its appliance: the job's embedded broker, the shared password file.",
-                "brokers=" + broker.uri(),
-                "appliance=" + APPLIANCE,
-                "username=" + APPLIANCE,
-                "passwordFile=" + passwordFile,
-                ""), StandardCharsets.UTF_8);
-        stopLeftover(local);
-        ProcessBuilder pb = new ProcessBuilder(launcher, "serve");
-        pb.environment().put("RTBOX_HOME", home.toString());
-        pb.environment().put("RTBOX_DATA", local.toString());
-        String opts = System.getenv().getOrDefault("RTBOX_JAVA_OPTS", "");
-        pb.environment().put("RTBOX_JAVA_OPTS", (opts + " -Dfelix.fileinstall.dir=" + etc).trim());
-        pb.redirectErrorStream(true);
-        pb.redirectOutput(log.toFile());
-        Process p = pb.start();
-        Files.writeString(local.resolve("appliance.pid"), Long.toString(p.pid()) + "\n", StandardCharsets.UTF_8);
-        return p;
-    }
-
-    /**
-     * The appliance of a job that was killed (SIGKILL leaves its child running): stopped
-     * before a new one starts on the same framework storage, which two must not share.
-     */
-    private static void stopLeftover(Path local) throws IOException {
-        Path pidFile = local.resolve("appliance.pid");
-        if (!Files.exists(pidFile)) {
-            return;
-        }
-        String storage = local.resolve("framework").toString();
-        try {
-            long pid = Long.parseLong(Files.readString(pidFile, StandardCharsets.UTF_8).strip());
-            ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
-                    .filter(h -> h.info().arguments().map(a -> String.join(" ", a).contains(storage)).orElse(false))
-                    .ifPresent(h -> {
-                        System.err.println("rtbox job: stopping the appliance an earlier job left running (pid " + pid
-                                + ")");
-                        h.destroy();
-                        try {
-                            h.onExit().get(30, TimeUnit.SECONDS);
-                        } catch (Exception e) {
-                            h.destroyForcibly();
-                        }
-                    });
-        } catch (NumberFormatException e) {
-            // not ours to read: a new one is written below
-        }
-        Files.deleteIfExists(pidFile);
-    }
-
-    /** Until the appliance subscribed to its commands: false (said why) if it died or took over 2 minutes. */
-    private boolean awaitAppliance(PrintWriter err, Path log) throws InterruptedException, IOException {
-        long end = System.currentTimeMillis() + 120_000;
-        String commands = "rtbox/v1/down/" + APPLIANCE + "/cmd/+";
-        while (System.currentTimeMillis() < end) {
-            if (broker.awaitSubscription(commands, 500)) {
-                return true;
-            }
-            if (!appliance.isAlive()) {
-                err.println("rtbox job: the appliance exited (" + appliance.exitValue() + ") before it was online;"
-                        + " the end of " + log + ":");
-                err.println(tail(log, 20));
-                return false;
-            }
-        }
-        err.println("rtbox job: the appliance was not online after 120 s; the end of " + log + ":");
-        err.println(tail(log, 20));
-        return false;
-    }
-
-    private void stopAppliance() {
-        Process p = appliance;
-        if (p == null) {
-            return;
-        }
-        p.destroy();
-        try {
-            if (!p.waitFor(30, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                p.waitFor(10, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            p.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
-        appliance = null;
-    }
-
-    private static String tail(Path file, int lines) throws IOException {
-        List<String> all = Files.exists(file) ? Files.readAllLines(file, StandardCharsets.UTF_8) : List.of();
-        return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
     }
 }

@@ -17,7 +17,11 @@ import rtbox.os.ThreadSettings;
 import rtbox.os.ThreadUsage;
 
 /**
- * One running pipe switcher. In one-way mode a writer end writes one byte per
+ * Over 400 lines on purpose: the four ends (writer, reader, ping, pong) share the run's
+ * pipes, stop flag, child process and usage accounting, which split per mode would have to
+ * be passed around; the native loops themselves are in rtbox.os (PipeLoop).
+ *
+ * <p>One running pipe switcher. In one-way mode a writer end writes one byte per
  * message and a reader end reads it (seed 001); in rtt mode a "ping" end writes a
  * byte and waits for a "pong" end to send it back on a second pipe. With
  * ends=processes the second end is a child process ({@code dd bs=1} reading, or
