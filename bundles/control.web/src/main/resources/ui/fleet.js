@@ -1,4 +1,4 @@
-// Fleet: every appliance with its state, last seen, kernel, bundles, run and last verdict.
+// Fleet: every appliance with its state, last seen, kernel and rtbox version, bundles, run and last verdict.
 // The server filters and pages (GET /api/v1/fleet); only one page of rows is in the DOM,
 // so thousands of appliances stay fast. Status events update the rows shown in place.
 import { api, session, h, $, clear, stateBadge, verdictBadge, ago, runLink, events, pager, sayError, param, can } from "/ui/app.js";
@@ -60,7 +60,7 @@ function row(a) {
     h("td", {}, stateBadge(a.state)),
     h("td", { title: a.last_seen || "" }, ago(a.last_seen)),
     h("td", {}, [a.site, a.line].filter(Boolean).join(" / ") || "-"),
-    h("td", {}, a.kernel || "-"),
+    h("td", {}, a.kernel || "-", a.rtbox_version ? h("div", { class: "small", title: "rtbox on the appliance" }, a.rtbox_version) : ""),
     h("td", {}, bundlesCell(a)),
     h("td", {}, progressCell(a)),
     h("td", {}, a.last_run ? runLink(a.id, a.last_run, verdictBadge(a.last_verdict)) : "-"));
@@ -92,7 +92,7 @@ async function load() {
     clear(holder).append(
       pager(answer, (o) => { offset = o; load(); }),
       h("div", { class: "fleet-scroll" }, h("table", { id: "fleet-table" },
-        h("thead", {}, h("tr", {}, ["", "appliance", "state", "last seen", "site / line", "kernel", "bundles", "run",
+        h("thead", {}, h("tr", {}, ["", "appliance", "state", "last seen", "site / line", "kernel / rtbox", "bundles", "run",
           "last verdict"].map((x) => h("th", {}, x)))),
         h("tbody", {}, trs))));
   } catch (e) {

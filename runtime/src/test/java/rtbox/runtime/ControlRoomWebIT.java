@@ -257,6 +257,9 @@ class ControlRoomWebIT {
         // The fleet with both appliances' last verdicts (the README's screenshot).
         browser.open(base + "/ui/fleet.html");
         browser.awaitElement(60, "tr[data-appliance='a2'] .verdict.FAIL, tr[data-appliance='a2'] .verdict.INCONCLUSIVE");
+        // Each appliance's rtbox version and commit, from its status (issue 16).
+        assertTrue(browser.find("tr[data-appliance='a1']").getText().matches("(?s).*rtbox \\S+ \\(git [^)]+\\).*"),
+                browser.find("tr[data-appliance='a1']").getText());
         browser.page(shots() == null ? null : shots().resolve("fleet.png"));
 
         // The chain verifies; one byte changed in the stored record, verify names it.

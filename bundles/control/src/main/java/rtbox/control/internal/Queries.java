@@ -47,6 +47,10 @@ final class Queries {
         if (status != null && status.has("outbox_messages")) {
             o.add("outbox_messages", status.get("outbox_messages"));
         }
+        if (status != null && status.has("rtbox_version")) {
+            // The appliance's rtbox and commit (rtbox.mqtt.protocol 1.1), absent from older ones and when offline.
+            o.add("rtbox_version", status.get("rtbox_version"));
+        }
         o.addProperty("kernel", rs.getString("kernel"));
         JsonArray bundles = new JsonArray();
         String b = rs.getString("bundles");

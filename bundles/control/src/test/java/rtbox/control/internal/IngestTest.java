@@ -71,6 +71,7 @@ class IngestTest extends BothDatabases {
         JsonObject a1 = fleet.getAsJsonArray("appliances").get(0).getAsJsonObject();
         assertEquals("busy", a1.get("state").getAsString());
         assertEquals("6.1.0-test", a1.get("kernel").getAsString());
+        assertEquals("rtbox 0.1.0 (git 5d51b53)", a1.get("rtbox_version").getAsString(), "from the status");
         assertEquals("PASS", a1.get("last_verdict").getAsString());
         // The stored message is the one that came, byte for byte.
         assertArrayEquals(Messages.cell("a1", "r1", 1, 2, "PASS", 30), new Queries(db).message("a1", "r1", 2));

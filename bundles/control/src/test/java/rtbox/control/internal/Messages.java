@@ -122,6 +122,7 @@ final class Messages {
             o.add("workloads", new JsonArray());
             o.addProperty("outbox_messages", 0);
             o.addProperty("outbox_bytes", 0);
+            o.addProperty("rtbox_version", "rtbox 0.1.0 (git 5d51b53)");
         }
         return bytes(o);
     }
