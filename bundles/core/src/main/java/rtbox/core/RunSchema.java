@@ -190,6 +190,23 @@ public final class RunSchema {
             throw new RtboxException(field, field + " '" + text + "' is not a CPU list such as 1 or 0-3,6 (CPUs 0 to "
                     + MAX_CPU + ")");
         }
+        return distinctCpus(field, cpus);
+    }
+
+    /**
+     * {@code cpus} when no CPU is named twice; else an error naming the CPU. A CPU given twice
+     * would get two measuring threads (and two histograms) on one CPU, each delaying the other.
+     */
+    public static int[] distinctCpus(String field, int[] cpus) throws RtboxException {
+        java.util.BitSet seen = new java.util.BitSet();
+        for (int c : cpus) {
+            if (c >= 0 && seen.get(c)) {
+                throw new RtboxException(field, field + ": CPU " + c + " is given twice: name each CPU once");
+            }
+            if (c >= 0) {
+                seen.set(c);
+            }
+        }
         return cpus;
     }
 }

@@ -26,7 +26,9 @@ public final class Topics {
             return what + " is missing";
         }
         if (!ID.matcher(id).matches()) {
-            return what + " '" + id + "' may hold only letters, digits, '.', '_' and '-' (at most 64)";
+            // Shown cut: a 1 MiB id must not be copied into a reply or a log line.
+            String shown = id.length() <= 70 ? id : id.substring(0, 40) + "... (" + id.length() + " characters)";
+            return what + " '" + shown + "' may hold only letters, digits, '.', '_' and '-' (at most 64)";
         }
         return null;
     }

@@ -102,8 +102,18 @@ public class Appliance {
         Dispatcher d = new Dispatcher(s, requests);
         s.verbs(d::verbs);
         ScheduledExecutorService c = Executors.newSingleThreadScheduledExecutor(named("rtbox-mqtt-cmd"));
-        link = new Link(config, appliance, dataDir, outbox, state -> Codec.encode(s.status(state)),
-                (topic, payload, retained) -> c.execute(() -> d.command(topic, payload, retained)));
+        int limit = config.maxCommandBytes();
+        link = new Link(config, appliance, dataDir, outbox, state -> Codec.encode(s.status(state)), new Link.Sink() {
+            @Override
+            public void command(String topic, byte[] payload, boolean retained) {
+                c.execute(() -> d.command(topic, payload, retained));
+            }
+
+            @Override
+            public void oversized(String topic, int size, byte[] head, boolean retained) {
+                c.execute(() -> d.oversized(topic, size, limit, head, retained));
+            }
+        });
         s.connect(link);
         // From here on addVerbs adds a family on the cmd thread; one bound meanwhile may be
         // added twice, which is harmless (the interrupted run is taken once).

@@ -42,6 +42,9 @@ final class Connection {
         if (tls) {
             o.setSocketFactory(tls(config).getSocketFactory());
             o.setHttpsHostnameVerificationEnabled(true);
+        } else {
+            // A command over the limit is shrunk before Paho reads it whole (OversizedPublish).
+            o.setSocketFactory(OversizedPublish.factory(config.maxCommandBytes()));
         }
         return o;
     }

@@ -23,6 +23,14 @@ final class Dispatcher {
     private static final java.util.List<String> KNOWN = java.util.List.of("run", "plan", "results", "stop", "status",
             "selftest", "bundles", "install", "update", "uninstall", "get-config", "set-config");
 
+    /** Longest reply message: a value echoed from a command (a 1 MiB probe name) is cut to fit. */
+    static final int MAX_MESSAGE = 1000;
+    /** Longest verb (the last topic level) written into a reply, the log or requests.log. */
+    static final int MAX_VERB = 64;
+    /** The request id of a command that is not read whole: the envelope's first member, as senders put it. */
+    private static final java.util.regex.Pattern REQUEST_ID = java.util.regex.Pattern.compile(
+            "\"requestId\"\\s*:\\s*\"([A-Za-z0-9._-]{1,64})\"");
+
     private final Station station;
     private final Requests requests;
     private final Map<String, Verbs> verbs = new ConcurrentHashMap<>();
@@ -47,10 +55,47 @@ final class Dispatcher {
         return new TreeSet<>(verbs.keySet());
     }
 
-    void command(String topic, byte[] payload, boolean retained) {
-        String verb = topic.substring(topic.lastIndexOf('/') + 1);
+    /** {@code s} whole when it is at most {@code max} characters, else its start and how much was left off. */
+    static String cut(String s, int max) {
+        if (s == null || s.length() <= max) {
+            return s;
+        }
+        String tail = "... (" + s.length() + " characters, cut)";
+        return s.substring(0, Math.max(0, max - tail.length())) + tail;
+    }
+
+    private static String verbOf(String topic) {
+        return cut(topic.substring(topic.lastIndexOf('/') + 1), MAX_VERB);
+    }
+
+    /**
+     * A command larger than {@code limit} bytes, of which only {@code head} was kept: answered
+     * 413 without being read, on its request id when the head holds it (else on
+     * {@code reply/none}), and never executed.
+     */
+    void oversized(String topic, int size, int limit, byte[] head, boolean retained) {
+        String verb = verbOf(topic);
         if (retained) {
-            Appliance.LOG.warn("ignored a retained command on " + topic
+            Appliance.LOG.warn("ignored a retained command of " + size + " bytes on " + cut(topic, 200)
+                    + ": commands must not be retained");
+            return;
+        }
+        java.util.regex.Matcher m = REQUEST_ID.matcher(new String(head, java.nio.charset.StandardCharsets.ISO_8859_1));
+        String requestId = m.find() ? m.group(1) : null;
+        byte[] earlier = requestId == null ? null : requests.reply(requestId);
+        if (earlier != null) {
+            station.queue(Topics.reply(station.appliance(), requestId), earlier);
+            return;
+        }
+        reply(requestId, verb, Reply.tooLarge("the command is " + size + " bytes; this appliance reads at most "
+                + limit + " (maxCommandBytes of rtbox.mqtt): not read, not run"
+                + ("install".equals(verb) || "update".equals(verb) ? "; give a large bundle by url instead of data" : "")));
+    }
+
+    void command(String topic, byte[] payload, boolean retained) {
+        String verb = verbOf(topic);
+        if (retained) {
+            Appliance.LOG.warn("ignored a retained command on " + cut(topic, 200)
                     + ": commands must not be retained (clear it with an empty retained message)");
             return;
         }
@@ -134,11 +179,12 @@ final class Dispatcher {
     }
 
     private void reply(String requestId, String verb, Reply r) {
+        String message = cut(r.message(), MAX_MESSAGE);
         byte[] bytes = Codec.encode(new rtbox.mqtt.protocol.Reply(station.appliance(), Instant.now(), requestId, verb,
-                r.code(), r.message(), r.body()));
+                r.code(), message, r.body()));
         if (r.code() != 200) {
             Appliance.LOG.warn(verb + " " + (requestId == null ? "" : requestId + " ") + r.code()
-                    + ": " + r.message());
+                    + ": " + message);
         }
         if (requestId != null) {
             try {

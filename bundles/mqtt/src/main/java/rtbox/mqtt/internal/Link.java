@@ -34,7 +34,17 @@ final class Link {
     /** Where an arriving command goes, on Paho's thread. */
     interface Sink {
         void command(String topic, byte[] payload, boolean retained);
+
+        /**
+         * A command larger than {@code maxCommandBytes}: only its size and first bytes are
+         * handed over (the payload itself is let go at once), so that it is answered without
+         * being read, and acknowledged, never delivered again.
+         */
+        void oversized(String topic, int size, byte[] head, boolean retained);
     }
+
+    /** Bytes of an oversized command kept to find its request id. */
+    static final int HEAD_BYTES = 512;
 
     private final MqttConfig config;
     private final String appliance;
@@ -159,8 +169,19 @@ final class Link {
 
             @Override
             public void messageArrived(String topic, MqttMessage message) {
-                if (!closing) {
-                    sink.command(topic, message.getPayload(), message.isRetained());
+                if (closing) {
+                    return;
+                }
+                byte[] payload = message.getPayload();
+                long shrunk = OversizedPublish.originalSize(payload);
+                if (shrunk >= 0) {
+                    sink.oversized(topic, (int) Math.min(Integer.MAX_VALUE, shrunk), OversizedPublish.head(payload),
+                            message.isRetained());
+                } else if (payload.length > config.maxCommandBytes()) {
+                    sink.oversized(topic, payload.length, java.util.Arrays.copyOf(payload,
+                            Math.min(payload.length, HEAD_BYTES)), message.isRetained());
+                } else {
+                    sink.command(topic, payload, message.isRetained());
                 }
             }
 

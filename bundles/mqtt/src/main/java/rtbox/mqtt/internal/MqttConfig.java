@@ -57,6 +57,10 @@ public @interface MqttConfig {
             + " (NAME.json); default: plans/ in rtbox's home folder.")
     String plansDir() default "";
 
+    @AttributeDefinition(description = "Largest command accepted, in bytes. A larger one is acknowledged and"
+            + " answered 413 without being read (the heap is 48 MB); send a large bundle by url instead of data.")
+    int maxCommandBytes() default 2 * 1024 * 1024;
+
     @AttributeDefinition(description = "Request ids remembered, so that a repeated command is answered again"
             + " without running twice.")
     int rememberedRequests() default 1000;

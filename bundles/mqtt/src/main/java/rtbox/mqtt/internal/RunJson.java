@@ -115,21 +115,32 @@ public final class RunJson {
                 JsonArray a = e.getAsJsonArray();
                 int[] c = new int[a.size()];
                 for (int i = 0; i < c.length; i++) {
-                    c[i] = a.get(i).getAsInt();
+                    JsonElement x = a.get(i);
+                    // Whole numbers only: Gson reads 0.5 as CPU 0.
+                    if (!x.isJsonPrimitive() || !x.getAsJsonPrimitive().isNumber()
+                            || !x.getAsString().matches("\\d{1,4}")) {
+                        throw new RtboxException("cpus", "parameters.cpus[" + i + "] " + Dispatcher.cut(x.toString(),
+                                40) + " is not a CPU number (0 to " + RunSchema.MAX_CPU + ")");
+                    }
+                    c[i] = x.getAsInt();
                 }
                 if (c.length > 0) {
-                    return c;
+                    return RunSchema.distinctCpus("parameters.cpus", c);
                 }
             } else if (e.isJsonPrimitive()) {
-                int[] c = RunSchema.cpus("cpus", e.getAsString());
+                int[] c = RunSchema.cpus("parameters.cpus", e.getAsString());
                 if (c.length > 0) {
                     return c;
                 }
             }
-        } catch (RuntimeException | RtboxException ex) {
+        } catch (RtboxException ex) {
+            if (ex.getMessage().startsWith("parameters.cpus")) {
+                throw ex;
+            }
+        } catch (RuntimeException ex) {
             // named below
         }
-        throw new RtboxException("cpus", "parameters.cpus " + e + " is not a CPU list such as [0, 1] or \"0-3,6\"");
+        throw new RtboxException("cpus", "parameters.cpus " + Dispatcher.cut(e.toString(), 60) + " is not a CPU list such as [0, 1] or \"0-3,6\"");
     }
 
     private static void known(String where, JsonObject o, Set<String> known) throws RtboxException {

@@ -44,6 +44,10 @@ class DispatcherTest {
         @Override
         public Reply execute(String verb, JsonObject body, String requestId, Station station) {
             executed.incrementAndGet();
+            if (body.has("probe")) {
+                // As a family does with a value it cannot find: echoes it.
+                return Reply.notFound("unknown probe '" + body.get("probe").getAsString() + "'");
+            }
             return Reply.ok("ran " + executed.get());
         }
     };
@@ -107,6 +111,70 @@ class DispatcherTest {
         JsonObject r = send("selftest", "r1", ",\"expires\":\"2000-01-01T00:00:00Z\"");
         assertEquals(400, r.get("code").getAsInt());
         assertTrue(r.get("message").getAsString().contains("expired"), r.toString());
+        assertEquals(0, executed.get());
+    }
+
+    private JsonObject last() throws java.io.IOException {
+        List<Outbox.Entry> all = outbox.all();
+        return JsonParser.parseString(new String(all.get(all.size() - 1).payload(), StandardCharsets.UTF_8))
+                .getAsJsonObject();
+    }
+
+    @Test
+    void anOversizedCommandIsAnswered413WithoutBeingReadAndARepeatGetsTheSameReply() throws Exception {
+        byte[] head = ("{\"requestId\":\"big-1\",\"expires\":\"" + java.time.Instant.now().plusSeconds(60)
+                + "\",\"probe\":\"xxxx").getBytes(StandardCharsets.UTF_8);
+        dispatcher.oversized(Topics.command(A, "selftest"), 12_000_000, 2_097_152, head, false);
+        assertEquals(Topics.reply(A, "big-1"), outbox.all().get(0).topic());
+        JsonObject r = last();
+        assertEquals(413, r.get("code").getAsInt(), r.toString());
+        String m = r.get("message").getAsString();
+        assertTrue(m.contains("12000000 bytes") && m.contains("at most 2097152") && m.contains("maxCommandBytes"), m);
+        assertEquals(0, executed.get());
+        dispatcher.oversized(Topics.command(A, "selftest"), 12_000_000, 2_097_152, head, false);
+        assertArrayEquals(outbox.all().get(0).payload(), outbox.all().get(1).payload());
+
+        // No request id in the head: answered on reply/none.
+        dispatcher.oversized(Topics.command(A, "install"), 5_000_000, 2_097_152, "{\"data\":\"AAAA".getBytes(
+                StandardCharsets.UTF_8), false);
+        assertEquals(Topics.reply(A, Topics.NO_REQUEST_ID), outbox.all().get(2).topic());
+        assertTrue(last().get("message").getAsString().contains("by url"), last().toString());
+    }
+
+    @Test
+    void aHugeValueIsCutInTheReplyAndInRequestsLog() throws Exception {
+        String huge = "p".repeat(1 << 20);
+        JsonObject r = send("selftest", "r1", ",\"probe\":\"" + huge + "\"");
+        assertEquals(404, r.get("code").getAsInt());
+        String m = r.get("message").getAsString();
+        assertTrue(m.length() <= Dispatcher.MAX_MESSAGE && m.startsWith("unknown probe 'ppp")
+                && m.endsWith(" characters, cut)"), m.substring(0, Math.min(200, m.length())));
+        assertTrue(java.nio.file.Files.size(dir.resolve("requests.log")) < 4096,
+                "requests.log: " + java.nio.file.Files.size(dir.resolve("requests.log")));
+
+        // A 1 MiB request id: refused, shown cut.
+        dispatcher.command(Topics.command(A, "selftest"), ("{\"requestId\":\"" + huge + "\"}").getBytes(
+                StandardCharsets.UTF_8), false);
+        String none = last().get("message").getAsString();
+        assertTrue(none.length() < 300 && none.contains("requestId: 'pppp") && none.contains("1048576 characters"), none);
+        // A 64 kB verb: cut too.
+        dispatcher.command(Topics.command(A, "v".repeat(65_000)), ("{\"requestId\":\"r2\",\"expires\":\""
+                + java.time.Instant.now().plusSeconds(60) + "\"}").getBytes(StandardCharsets.UTF_8), false);
+        assertTrue(last().get("verb").getAsString().length() <= Dispatcher.MAX_VERB, last().get("verb").getAsString());
+        assertTrue(last().get("message").getAsString().length() <= Dispatcher.MAX_MESSAGE);
+        assertTrue(java.nio.file.Files.size(dir.resolve("requests.log")) < 8192);
+    }
+
+    @Test
+    void notStrictJsonIsRefusedNamingTheField() throws Exception {
+        dispatcher.command(Topics.command(A, "selftest"), "{requestId:\"r1\"}".getBytes(StandardCharsets.UTF_8),
+                false);
+        assertEquals(400, last().get("code").getAsInt());
+        dispatcher.command(Topics.command(A, "selftest"), ("{\"requestId\":12,\"expires\":\""
+                + java.time.Instant.now().plusSeconds(60) + "\"}").getBytes(StandardCharsets.UTF_8), false);
+        assertEquals(400, last().get("code").getAsInt());
+        assertTrue(last().get("message").getAsString().contains("requestId: expected a string, got 12"),
+                last().toString());
         assertEquals(0, executed.get());
     }
 }

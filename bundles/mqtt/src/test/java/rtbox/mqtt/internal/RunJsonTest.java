@@ -50,4 +50,21 @@ class RunJsonTest {
                 () -> parse("{\"probe\":\"timer\",\"parameters\":{\"duration\":\"1s\",\"priority\":120}}"))
                 .getMessage().contains("priority 120 is out of range"));
     }
+
+    private static String refused(String parameters) {
+        return assertThrows(RtboxException.class, () -> parse("{\"probe\":\"timer\",\"parameters\":{\"duration\":\"1s\","
+                + parameters + "}}")).getMessage();
+    }
+
+    @Test
+    void cpusAreWholeAndDistinct() {
+        String m = refused("\"cpus\":[0.5]");
+        assertTrue(m.contains("parameters.cpus[0] 0.5 is not a CPU number"), m);
+        m = refused("\"cpus\":[\"0\"]");
+        assertTrue(m.contains("parameters.cpus[0]"), m);
+        m = refused("\"cpus\":[0,1,0,1,0,1,0,1]");
+        assertTrue(m.contains("parameters.cpus: CPU 0 is given twice"), m);
+        m = refused("\"cpus\":\"0,1,1\"");
+        assertTrue(m.contains("CPU 1 is given twice"), m);
+    }
 }

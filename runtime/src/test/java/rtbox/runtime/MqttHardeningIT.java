@@ -1,0 +1,73 @@
+package rtbox.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+
+import com.google.gson.JsonObject;
+
+/**
+ * Issue 17's attacks on a real appliance over a real mosquitto: what broke it before must
+ * now be answered, and the appliance must keep serving.
+ */
+class MqttHardeningIT extends MqttFixture {
+    static final String A = MqttIT.A;
+
+    private JsonObject reply(String requestId) throws InterruptedException {
+        ControlRoom.Received r = control.reply(A, requestId, 15_000);
+        assertNotNull(r, "no reply to " + requestId + "; stderr: " + rtbox.err);
+        return r.json();
+    }
+
+    /**
+     * A 12 MB command (OutOfMemoryError in Paho's thread before: never acknowledged,
+     * redelivered at every reconnect) is answered 413 naming its size and the limit, and
+     * acknowledged: after a restart of the appliance it does not come back. A 1 MiB probe
+     * name is answered with the name cut, and requests.log does not take a copy of it.
+     */
+    @Test
+    void aHugeCommandIsAnswered413AndNeverDeliveredAgain() throws Exception {
+        serve(false);
+        String id = UUID.randomUUID().toString();
+        byte[] big = new byte[12 * 1024 * 1024];
+        Arrays.fill(big, (byte) 'x');
+        byte[] head = ("{\"requestId\":\"" + id + "\",\"expires\":\"" + Instant.now().plusSeconds(60)
+                + "\",\"pad\":\"").getBytes(StandardCharsets.UTF_8);
+        System.arraycopy(head, 0, big, 0, head.length);
+        big[big.length - 2] = '"';
+        big[big.length - 1] = '}';
+        control.client.publish("rtbox/v1/down/a1/cmd/status", big, 1, false);
+        JsonObject r = reply(id);
+        assertEquals(413, r.get("code").getAsInt(), r.toString());
+        String m = r.get("message").getAsString();
+        assertTrue(m.contains(big.length + " bytes") && m.contains("at most 2097152"), m);
+
+        String probe = "p".repeat(1 << 20);
+        String id2 = control.command(A, "run", "\"probe\":\"" + probe + "\",\"parameters\":{\"duration\":\"1s\"}");
+        JsonObject r2 = reply(id2);
+        assertEquals(404, r2.get("code").getAsInt());
+        assertTrue(r2.toString().length() < 4096, "reply of " + r2.toString().length() + " characters");
+        assertEquals(200, reply(control.command(A, "status", "")).get("code").getAsInt());
+        assertTrue(Files.size(home.resolve("data/mqtt/requests.log")) < 64 * 1024,
+                "requests.log: " + Files.size(home.resolve("data/mqtt/requests.log")) + " bytes");
+
+        // Restarted: the persistent session must not hold the big command any more.
+        rtbox.close();
+        rtbox = new Rtbox(home);
+        MqttIT.configure(rtbox, broker, A);
+        rtbox.start("serve");
+        awaitOnline();
+        assertEquals(200, reply(control.command(A, "status", "")).get("code").getAsInt());
+        assertEquals(1, control.all(x -> x.topic().endsWith("/reply/" + id)).size(),
+                "the big command was delivered again");
+        assertTrue(String.join("\n", rtbox.err).indexOf("OutOfMemoryError") < 0, String.join("\n", rtbox.err));
+    }
+}
