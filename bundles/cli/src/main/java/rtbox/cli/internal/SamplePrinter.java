@@ -2,8 +2,6 @@ package rtbox.cli.internal;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import rtbox.api.LiveThread;
 
@@ -24,7 +22,8 @@ final class SamplePrinter {
     private static final int LINE = 64;
 
     private final OutputStream out;
-    private final List<LiveThread> threads = new CopyOnWriteArrayList<>();
+    /** Replaced whole on add (before measuring); read without an iterator, so draining allocates nothing. */
+    private volatile LiveThread[] threads = new LiveThread[0];
     private final long[] next = new long[1024];
     private final long[] lost = new long[1024];
     private final byte[] buffer = new byte[64 * 1024];
@@ -39,7 +38,11 @@ final class SamplePrinter {
     /** A measuring thread whose samples to print (announced before it measures). */
     void add(LiveThread t) {
         if (t.thread() < next.length) {
-            threads.add(t);
+            synchronized (this) {
+                LiveThread[] more = java.util.Arrays.copyOf(threads, threads.length + 1);
+                more[more.length - 1] = t;
+                threads = more;
+            }
         }
     }
 
