@@ -252,7 +252,8 @@ public class PlanService implements Plans {
                 results.add(r);
                 l.cellFinished(r, cells.size());
             }
-            String state = results.size() < cells.size() ? PlanRun.STOPPED : PlanRun.COMPLETE;
+            // Stopped also when the stop cut the last cell short: every cell has a result, not every one ran to its end.
+            String state = results.size() < cells.size() || stopRequested ? PlanRun.STOPPED : PlanRun.COMPLETE;
             Verdict overall = Verdicts.overall(results, cells.size(), state);
             long ended = System.currentTimeMillis();
             JsonObject end = new JsonObject();
