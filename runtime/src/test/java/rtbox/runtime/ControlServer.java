@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
@@ -28,6 +29,12 @@ final class ControlServer implements AutoCloseable {
     final Path home;
 
     ControlServer(Path home, Mosquitto broker, String... extraConfig) throws IOException, InterruptedException {
+        this(home, broker, List.of(), extraConfig);
+    }
+
+    /** With more arguments for {@code rtbox control} ({@code --bind ADDRESS}). */
+    ControlServer(Path home, Mosquitto broker, List<String> args, String... extraConfig)
+            throws IOException, InterruptedException {
         this.home = home;
         process = new Rtbox(home);
         Files.writeString(home.resolve("broker-password"), Mosquitto.PASSWORD + "\n");
@@ -44,7 +51,9 @@ final class ControlServer implements AutoCloseable {
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
-        process.start("control", "--port", Integer.toString(port));
+        List<String> all = new java.util.ArrayList<>(List.of("control", "--port", Integer.toString(port)));
+        all.addAll(args);
+        process.start(all.toArray(String[]::new));
         assertTrue(process.awaitLine("rtbox control: serving", 120_000) > 0, "rtbox control did not start: "
                 + process.out + process.err);
     }
