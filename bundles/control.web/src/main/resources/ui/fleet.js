@@ -36,7 +36,9 @@ function bundlesCell(a) {
   const list = a.bundles || [];
   if (!list.length) return h("span", { class: "small" }, "-");
   return h("details", {}, h("summary", {}, list.length + " bundles"),
-    h("ul", { class: "small" }, list.map((b) => h("li", {}, b.symbolicName + " " + b.version))));
+    h("ul", { class: "small" }, list.map((b) => h("li", { "data-bundle": b.symbolicName, "data-sha256": b.sha256 || "",
+      title: b.sha256 ? "SHA-256 " + b.sha256 : "no SHA-256 from the appliance" },
+      b.symbolicName + " " + b.version + (b.sha256 ? " (" + b.sha256.slice(0, 12) + "...)" : "")))));
 }
 
 function progressCell(a) {

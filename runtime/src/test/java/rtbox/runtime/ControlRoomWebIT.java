@@ -48,6 +48,11 @@ class ControlRoomWebIT {
             + "\"policy\":\"fifo:80\",\"warmup\":\"0\",\"duration\":\"3s\",\"thresholds\":{\"max_us\":20},"
             + "\"matrix\":{\"load\":{\"idle\":[],\"pipe\":[\"pipe:mode=rtt\"]}}}";
 
+    /** One minute that would pass: stopped from the live page after a few seconds, it must not be a PASS. */
+    private static final String LONG_PLAN = "{\"rtbox_plan\":1,\"name\":\"long\",\"description\":\"a minute, stopped"
+            + " by the test\",\"probe\":\"timer\",\"parameters\":{\"interval_us\":1000,\"cpus\":[0,1]},\"warmup\":\"0\","
+            + "\"duration\":\"60s\",\"thresholds\":{\"max_us\":100000},\"cells\":[{\"name\":\"idle\"}]}";
+
     @TempDir
     Path brokerDir;
     @TempDir
@@ -124,6 +129,7 @@ class ControlRoomWebIT {
         a2 = appliance(homeB, "a2");
         control = new ControlServer(controlHome, broker);
         Files.writeString(controlHome.resolve("plans/e2e.json"), PLAN);
+        Files.writeString(controlHome.resolve("plans/long.json"), LONG_PLAN);
         // a plan with a mistake: the Start page shows the control room's check and sends nothing
         Files.writeString(controlHome.resolve("plans/broken.json"), PLAN.replace("\"e2e\"", "\"broken\"")
                 .replace("fifo:80", "fifo:200"));
@@ -220,6 +226,18 @@ class ControlRoomWebIT {
         BufferedImage cmp = Browser.shot(browser.find(".plot.overlay"));
         assertTrue(Browser.count(cmp, CPU0) > 100 && Browser.count(cmp, CELL_B) > 100, "run and reference overlaid");
         assertEquals(2, browser.driver.findElements(By.cssSelector("#deltas tbody tr")).size());
+        // Each overlay's legend gives both sides' min, p50, p99, p99.9 and max: none is "-".
+        for (WebElement legend : browser.driver.findElements(By.cssSelector("#comparison table.legend"))) {
+            java.util.List<WebElement> rows = legend.findElements(By.cssSelector("tr[data-series]"));
+            assertEquals(2, rows.size(), legend.getText());
+            for (WebElement row : rows) {
+                java.util.List<WebElement> td = row.findElements(By.tagName("td"));
+                for (int i = 2; i <= 6; i++) {
+                    assertTrue(td.get(i).getText().endsWith(" us"), "legend column " + i + ": " + row.getText());
+                }
+            }
+        }
+        assertEquals(2, browser.driver.findElements(By.cssSelector("#comparison table.legend")).size());
         browser.page(shots() == null ? null : shots().resolve("compare.png"));
 
         // Sign off a2's run: the acceptance record, downloaded with the browser's session.
@@ -236,10 +254,17 @@ class ControlRoomWebIT {
         assertEquals("X20-TEST", record.get("model").getAsString());
         assertEquals(runB, record.get("run").getAsString());
         assertEquals(64, record.get("sha256").getAsString().length());
+        // Every bundle on the appliance with its symbolic name, version and SHA-256.
+        assertTrue(record.getAsJsonArray("bundles").size() > 10, record.toString());
+        for (var b : record.getAsJsonArray("bundles")) {
+            assertTrue(b.getAsJsonObject().get("sha256").getAsString().matches("[0-9a-f]{64}"), b.toString());
+        }
         long id = record.get("id").getAsLong();
         HttpResponse<String> printable = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/records/" + id + ".html"))
                 .header("Cookie", "RTBOX_SESSION=" + session).build(), HttpResponse.BodyHandlers.ofString());
         assertTrue(printable.body().contains("SN-E2E-0002"), printable.body());
+        assertTrue(printable.body().contains(record.getAsJsonArray("bundles").get(1).getAsJsonObject().get("sha256")
+                .getAsString()), "the printable record lacks the bundles' SHA-256");
 
         // Records, audit and history pages show what happened.
         browser.open(base + "/ui/records.html");
@@ -261,6 +286,9 @@ class ControlRoomWebIT {
         assertTrue(browser.find("tr[data-appliance='a1']").getText().matches("(?s).*rtbox \\S+ \\(git [^)]+\\).*"),
                 browser.find("tr[data-appliance='a1']").getText());
         browser.page(shots() == null ? null : shots().resolve("fleet.png"));
+
+        stopALiveRun(base);
+        swapABundle(base);
 
         // The chain verifies; one byte changed in the stored record, verify names it.
         Rtbox.Result ok = verify();
@@ -285,5 +313,96 @@ class ControlRoomWebIT {
         Rtbox.Result broken = verify();
         assertNotEquals(0, broken.exitCode(), broken.stdout() + broken.stderr());
         assertTrue((broken.stdout() + broken.stderr()).contains("record " + id), broken.stdout() + broken.stderr());
+    }
+
+    /**
+     * The stop button on a live run: a one-minute plan that would pass, started on a1 from
+     * the Start page, stopped from the live page once it measures. The run ends with its
+     * result kept (state stopped, the cell's figures and plots on the run page) and is not
+     * a PASS: it did not run the plan to its end.
+     */
+    private void stopALiveRun(String base) throws Exception {
+        browser.open(base + "/ui/start.html?appliances=a1");
+        browser.awaitElement(30, "tr[data-appliance='a1'] input.serial");
+        new Select(browser.find("#plan")).selectByValue("long");
+        browser.awaitElement(30, "#plan-check.ok");
+        browser.find("tr[data-appliance='a1'] input.serial").sendKeys("SN-E2E-0003");
+        browser.find("#model-all").sendKeys("X20-TEST");
+        browser.find("#start").click();
+        browser.awaitElement(60, "#to-live").click();
+        WebElement card = browser.awaitElement(30, "section.live-card[data-run^='a1/']");
+        String run = card.getAttribute("data-run").substring(3);
+        // The cell is under way (a plan's progress comes as each cell starts), then a few seconds measured.
+        browser.await(60, d -> {
+            for (WebElement p : d.findElements(By.cssSelector("section.live-card .pct"))) {
+                String t = p.getText().trim();
+                if (!t.isEmpty() && !t.equals("100 %")) {
+                    return t;
+                }
+            }
+            return null;
+        });
+        Thread.sleep(4000);
+        WebElement stop = card.findElement(By.cssSelector("button.stop"));
+        assertTrue(stop.isEnabled(), "the run ended before it was stopped: " + card.getText());
+        stop.click();
+        browser.driver.switchTo().alert().accept();
+        browser.await(60, d -> d.findElements(By.cssSelector("section.live-card[data-verdict]")).size() == 1);
+        WebElement ended = browser.find("section.live-card");
+        String verdict = ended.getAttribute("data-verdict");
+        assertNotEquals("PASS", verdict, "a run stopped after seconds of a minute passed: " + ended.getText());
+        assertTrue(ended.getText().contains("stopped"), ended.getText());
+        assertTrue(ended.findElement(By.cssSelector("button.stop")).getAttribute("disabled") != null, "stop still enabled");
+        // The run page keeps what was measured: its cell, its verdict, its histogram per CPU.
+        browser.open(base + "/ui/run.html?appliance=a1&run=" + run);
+        browser.awaitElement(60, ".plot.histogram canvas");
+        browser.await(30, d -> d.findElements(By.cssSelector(".plot.histogram[data-plot-box]")).size() >= 1);
+        BufferedImage h = Browser.shot(browser.find(".plot.histogram"));
+        assertTrue(Browser.count(h, CPU0) > 100, "the stopped cell's CPU 0 drew on only " + Browser.count(h, CPU0)
+                + " pixels");
+        assertTrue(browser.find("#verdicts").getText().contains("idle"), browser.find("#verdicts").getText());
+        assertTrue(browser.find("body").getText().contains("stopped"), "the run page does not say it was stopped");
+    }
+
+    /**
+     * The bundle swap from the Start page (admin): a jar uploaded, its SHA-256 shown as the
+     * control room and the browser computed it, typed to confirm, sent to a1; a1 installs it
+     * and reports it in its bundles with that SHA-256 (the fleet page's bundle list).
+     */
+    private void swapABundle(String base) throws Exception {
+        byte[] jar = MqttCommandsIT.fixtureJar("2.0.0");
+        String sha = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(jar));
+        Path file = browserDir.resolve("rtbox.test.mqttfixture-2.0.0.jar");
+        Files.write(file, jar);
+        browser.open(base + "/ui/start.html?appliances=a1");
+        browser.awaitElement(30, "tr[data-appliance='a1'] input.serial");
+        browser.awaitElement(30, "#bundle-file").sendKeys(file.toString());
+        assertEquals(sha, browser.awaitElement(30, "#bundle-sha code").getText());
+        String info = browser.find("#bundle-info").getText();
+        assertEquals(2, info.split(sha, -1).length - 1, "the control room's and the browser's SHA-256: " + info);
+        assertTrue(info.contains("rtbox.test.mqttfixture 2.0.0"), info);
+        browser.find("#bundle-confirm").sendKeys(sha);
+        browser.await(10, d -> d.findElement(By.id("swap")).isEnabled());
+        browser.find("#swap").click();
+        WebElement row = browser.awaitElement(120, "#swap-results tr");
+        assertEquals("PASS", row.getAttribute("class"), row.getText());
+        // a1 reports it: the control room asks for its bundles after the swap, the fleet lists it with its hash.
+        String li = "tr[data-appliance='a1'] li[data-bundle='rtbox.test.mqttfixture']";
+        String got = null;
+        for (long end = System.currentTimeMillis() + 60_000; got == null && System.currentTimeMillis() < end;) {
+            browser.open(base + "/ui/fleet.html");
+            browser.awaitElement(30, "tr[data-appliance='a1']");
+            for (int i = 0; i < 20 && got == null; i++) {
+                java.util.List<WebElement> found = browser.driver.findElements(By.cssSelector(li));
+                if (found.isEmpty()) {
+                    Thread.sleep(250);
+                } else {
+                    got = found.get(0).getAttribute("data-sha256");
+                }
+            }
+        }
+        assertEquals(sha, got);
+        browser.open(base + "/ui/audit.html");
+        browser.awaitElement(30, "#audit-table tr[data-action='swap']");
     }
 }
