@@ -77,4 +77,85 @@ public final class Procfs {
     public static List<String> mounts() throws IOException {
         return lines("/proc/self/mounts");
     }
+
+    /**
+     * The CPU time a thread of this process has run, in ns: the first field of
+     * /proc/self/task/TID/schedstat (the scheduler's sum_exec_runtime, whatever the
+     * thread's policy was while it ran). Opens and reads the file; for a loop, use
+     * {@link Schedstat}.
+     */
+    public static long schedstatRuntimeNs(int tid) throws IOException {
+        String s = read("/proc/self/task/" + tid + "/schedstat");
+        int space = s.indexOf(' ');
+        try {
+            return Long.parseLong(space < 0 ? s : s.substring(0, space));
+        } catch (NumberFormatException e) {
+            throw new IOException("/proc/self/task/" + tid + "/schedstat does not start with a count of ns: " + s, e);
+        }
+    }
+
+    /**
+     * One thread's schedstat held open, for a sampling loop: {@link #runtimeNs()} is one
+     * pread64 at offset 0 into a buffer allocated once and a parse of its first field, and
+     * allocates nothing. One thread at a time may call it. When the thread has ended
+     * the read fails (ESRCH) and {@link #runtimeNs()} returns -1.
+     */
+    public static final class Schedstat implements AutoCloseable {
+        private static final int SIZE = 128;
+        private final int tid;
+        private final com.sun.jna.Memory buffer = new com.sun.jna.Memory(SIZE);
+        private final com.sun.jna.NativeLong count = new com.sun.jna.NativeLong(SIZE);
+        private int fd;
+
+        private Schedstat(int tid, int fd) {
+            this.tid = tid;
+            this.fd = fd;
+        }
+
+        /** Opens /proc/PID/task/TID/schedstat of a thread of process {@code pid} (0: this process). */
+        public static Schedstat open(int pid, int tid) throws OsException {
+            String path = "/proc/" + (pid == 0 ? "self" : Integer.toString(pid)) + "/task/" + tid + "/schedstat";
+            int fd = Native.call("open(" + path + ")",
+                    () -> rtbox.os.internal.LibCIo.open(path, rtbox.os.internal.LibCIo.O_RDONLY
+                            | rtbox.os.internal.LibCIo.O_CLOEXEC));
+            return new Schedstat(tid, fd);
+        }
+
+        public int tid() {
+            return tid;
+        }
+
+        /** The thread's CPU time so far in ns, or -1 when it cannot be read (the thread ended). */
+        public long runtimeNs() {
+            int n;
+            try {
+                n = rtbox.os.internal.LibCIo.pread64(fd, buffer, count, 0);
+            } catch (com.sun.jna.LastErrorException e) {
+                return -1;
+            }
+            long v = 0;
+            int i = 0;
+            for (; i < n; i++) {
+                byte b = buffer.getByte(i);
+                if (b < '0' || b > '9') {
+                    break;
+                }
+                v = v * 10 + (b - '0');
+            }
+            return i == 0 ? -1 : v;
+        }
+
+        @Override
+        public void close() {
+            if (fd >= 0) {
+                try {
+                    rtbox.os.internal.LibCIo.close(fd);
+                } catch (com.sun.jna.LastErrorException e) {
+                    // nothing to do: the descriptor is gone either way
+                }
+                fd = -1;
+            }
+            buffer.close();
+        }
+    }
 }

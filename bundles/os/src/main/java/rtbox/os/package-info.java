@@ -3,9 +3,10 @@
  * mapping: scheduling policy and priority, CPU affinity, memory locking, timer
  * slack, absolute-deadline sleeps on CLOCK_MONOTONIC and the CPU time stamp counter
  * ({@link rtbox.os.Tsc}, rdtsc through a small executable stub).
+ * A thread's CPU time from its schedstat ({@link rtbox.os.Procfs.Schedstat}, 1.6.0).
  * Failures become
  * {@link rtbox.os.OsException}s that name the call and the errno.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.5.0")
+@org.osgi.annotation.versioning.Version("1.6.0")
 package rtbox.os;

@@ -1,0 +1,84 @@
+package rtbox.policy.sched.internal;
+
+/**
+ * SCHED_ISO's rule (seed 004's -ck patch, later BFS/MuQSS) as arithmetic, without a
+ * clock or a syscall, so that it can be checked against a hand-computed series.
+ *
+ * <p>The ISO class's share is a decaying average of its CPU use: at every sample the
+ * share moves towards the fraction used since the last sample by elapsed / iso_period
+ * ({@code share += (used - share) * elapsed / period}). At a fixed tick that is the
+ * kernel's {@code iso_ticks -= iso_ticks / ISO_PERIOD; iso_ticks += 100 per ISO tick}:
+ * the same exponential average with a time constant of iso_period. When the share
+ * exceeds iso_cpu every ISO task is demoted to SCHED_OTHER; when it falls under 90 % of
+ * iso_cpu (the kernel's {@code iso_cpu * 115 / 128}) they are promoted back. At
+ * iso_cpu 100 they are never demoted.
+ *
+ * <p>"Used" counts the ISO threads' CPU time whatever policy they run at, demoted or
+ * not (the kernel's schedstat does). BFS counts only ticks run as ISO, so a demoted
+ * spinner lets the share fall in about a tenth of iso_period and is back at ISO most of
+ * the time (about 83 % of a CPU against a normal spinner at iso_cpu 70); counting all
+ * of the ISO threads' time holds their share between 90 % of iso_cpu and iso_cpu, which
+ * is what the limit promises (README).
+ *
+ * <p>Not thread-safe; allocates nothing.
+ */
+final class IsoRule {
+    /** What one sample did. */
+    enum Change { NONE, DEMOTE, PROMOTE }
+
+    private final double limit;
+    private final double promoteBelow;
+    private final long periodNs;
+    private double share;
+    private boolean demoted;
+
+    /**
+     * @param isoCpu iso_cpu, 0 to 100 (%)
+     * @param periodNs iso_period in ns (the kernel's default: 5 s)
+     */
+    IsoRule(int isoCpu, long periodNs) {
+        if (isoCpu < 0 || isoCpu > 100) {
+            throw new IllegalArgumentException("iso_cpu " + isoCpu + " is out of range: use 0 to 100");
+        }
+        if (periodNs <= 0) {
+            throw new IllegalArgumentException("iso_period must be positive, not " + periodNs + " ns");
+        }
+        this.limit = isoCpu / 100.0;
+        this.promoteBelow = 0.9 * limit;
+        this.periodNs = periodNs;
+    }
+
+    /**
+     * One sample.
+     *
+     * @param usedNs CPU time of the ISO threads since the last sample
+     * @param elapsedNs wall time since the last sample
+     * @param cpus the CPUs the ISO threads may run on (the share is of their capacity)
+     */
+    Change sample(long usedNs, long elapsedNs, int cpus) {
+        if (elapsedNs <= 0) {
+            return Change.NONE;
+        }
+        double used = Math.min(1.0, Math.max(0.0, usedNs / ((double) elapsedNs * cpus)));
+        double weight = Math.min(1.0, elapsedNs / (double) periodNs);
+        share += (used - share) * weight;
+        if (!demoted && limit < 1.0 && share > limit) {
+            demoted = true;
+            return Change.DEMOTE;
+        }
+        if (demoted && share < promoteBelow) {
+            demoted = false;
+            return Change.PROMOTE;
+        }
+        return Change.NONE;
+    }
+
+    /** The ISO class's share now, 0 to 1. */
+    double share() {
+        return share;
+    }
+
+    boolean demoted() {
+        return demoted;
+    }
+}

@@ -1,0 +1,291 @@
+package rtbox.policy.sched.internal;
+
+import java.io.File;
+import java.util.BitSet;
+import java.util.concurrent.locks.LockSupport;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import rtbox.api.SchedPolicy;
+import rtbox.os.OsException;
+import rtbox.os.Procfs;
+import rtbox.os.Sched;
+
+/**
+ * SCHED_ISO emulated on a kernel without it: a thread at SCHED_FIFO {@link IsoBand#SUPERVISOR}
+ * (above every ISO task) that samples, every tick (4 to 10 ms), the CPU time of every ISO
+ * thread from its schedstat, feeds {@link IsoRule}, and moves all ISO threads to
+ * SCHED_OTHER (at their own nice) on a demotion and back to the ISO band's policy and
+ * priority on a promotion.
+ *
+ * <p>ISO threads are the threads of this process found at the ISO band's policy and
+ * priority (the runner starts them there: the tuner's effective policy), looked for every
+ * {@link #SCAN_NS} (a directory listing, which allocates), or handed over with
+ * {@link #adopt}. Once found a thread stays tracked, demoted or not, until it ends.
+ * The per-tick path (a pread64 per thread into buffers allocated once, arithmetic) does not
+ * allocate; a demotion or promotion makes one sched_setscheduler per thread.
+ *
+ * <p>{@link #close()} stops the thread and puts every tracked thread that is still alive
+ * back at the ISO band's policy (the policy it was found at). Child processes are not
+ * looked for yet.
+ */
+final class IsoSupervisor implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger("rtbox.policy.sched");
+    static final int MAX_THREADS = 256;
+    static final long SCAN_NS = 100_000_000L;
+    /** Demotions and promotions kept with their times (ns since start), for the run's record. */
+    static final int MAX_TRANSITIONS = 1024;
+
+    private final IsoRule rule;
+    private final long tickNs;
+    private final SchedPolicy isoPolicy;
+    private final int isoPriority;
+    private final int[] tids = new int[MAX_THREADS];
+    private final Procfs.Schedstat[] stats = new Procfs.Schedstat[MAX_THREADS];
+    private final long[] last = new long[MAX_THREADS];
+    private final BitSet cpus = new BitSet();
+    private final long[] transitionAt = new long[MAX_TRANSITIONS];
+    private final boolean[] transitionDemote = new boolean[MAX_TRANSITIONS];
+    private volatile int count;
+    private final Thread thread;
+    private volatile boolean stop;
+    private volatile String failure;
+    private final Object lock = new Object();
+
+    // Figures, written by the supervisor thread, read after close().
+    private int demotions, promotions, transitions;
+    private long demotedNs, usedNs, elapsedNs, started, ended;
+    private double peakShare;
+    private int cpuCount = 1;
+
+    IsoSupervisor(IsoRule rule, long tickNs, SchedPolicy isoPolicy, int isoPriority) {
+        this.rule = rule;
+        this.tickNs = tickNs;
+        this.isoPolicy = isoPolicy;
+        this.isoPriority = isoPriority;
+        this.thread = new Thread(this::loop, "rtbox-iso-supervisor");
+        thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /** Tracks a thread of this process as an ISO thread (the scan would find it too). */
+    void adopt(int tid) {
+        synchronized (lock) {
+            track(tid);
+        }
+    }
+
+    private void track(int tid) {
+        int n = count;
+        for (int i = 0; i < n; i++) {
+            if (tids[i] == tid) {
+                return;
+            }
+        }
+        if (n == MAX_THREADS) {
+            failure = "more than " + MAX_THREADS + " ISO threads: thread " + tid + " is not supervised";
+            return;
+        }
+        try {
+            Procfs.Schedstat s = Procfs.Schedstat.open(0, tid);
+            for (int cpu : Sched.getAffinity(tid)) {
+                cpus.set(cpu);
+            }
+            cpuCount = Math.max(1, cpus.cardinality());
+            tids[n] = tid;
+            stats[n] = s;
+            last[n] = s.runtimeNs();
+            if (rule.demoted()) {
+                setPolicy(tid, true);
+            }
+            count = n + 1;
+        } catch (OsException e) {
+            // the thread ended before it could be tracked
+        }
+    }
+
+    private void scan() {
+        String[] names = new File("/proc/self/task").list();
+        if (names == null) {
+            return;
+        }
+        for (String name : names) {
+            int tid;
+            try {
+                tid = Integer.parseInt(name);
+            } catch (NumberFormatException e) {
+                continue;
+            }
+            try {
+                if (Sched.getScheduler(tid) == isoPolicy && Sched.getPriority(tid) == isoPriority) {
+                    track(tid);
+                }
+            } catch (OsException e) {
+                // ended meanwhile
+            }
+        }
+    }
+
+    private void loop() {
+        try {
+            Sched.setScheduler(0, SchedPolicy.FIFO, IsoBand.SUPERVISOR);
+        } catch (OsException e) {
+            failure = "the supervisor cannot run at SCHED_FIFO " + IsoBand.SUPERVISOR + ": " + e.getMessage()
+                    + "; ISO threads are not demoted";
+            return;
+        }
+        started = System.nanoTime();
+        long prev = started;
+        long nextScan = started;
+        long next = started + tickNs;
+        while (!stop) {
+            long wait = next - System.nanoTime();
+            if (wait > 0) {
+                LockSupport.parkNanos(wait);
+                continue;
+            }
+            next += tickNs;
+            long now = System.nanoTime();
+            if (now - next > tickNs) {
+                next = now + tickNs; // late by more than a tick (a stall): no catching up in a burst
+            }
+            synchronized (lock) {
+                if (now >= nextScan) {
+                    scan();
+                    nextScan = now + SCAN_NS;
+                }
+                long used = 0;
+                int n = count;
+                for (int i = 0; i < n; i++) {
+                    if (tids[i] == 0) {
+                        continue;
+                    }
+                    long t = stats[i].runtimeNs();
+                    if (t < 0) {
+                        tids[i] = 0; // ended
+                        continue;
+                    }
+                    used += t - last[i];
+                    last[i] = t;
+                }
+                long dt = now - prev;
+                prev = now;
+                boolean wasDemoted = rule.demoted();
+                IsoRule.Change c = rule.sample(used, dt, cpuCount);
+                usedNs += used;
+                elapsedNs += dt * cpuCount;
+                if (wasDemoted) {
+                    demotedNs += dt;
+                }
+                if (rule.share() > peakShare) {
+                    peakShare = rule.share();
+                }
+                if (c != IsoRule.Change.NONE) {
+                    boolean demote = c == IsoRule.Change.DEMOTE;
+                    if (demote) {
+                        demotions++;
+                    } else {
+                        promotions++;
+                    }
+                    if (transitions < MAX_TRANSITIONS) {
+                        transitionAt[transitions] = now - started;
+                        transitionDemote[transitions] = demote;
+                        transitions++;
+                    }
+                    for (int i = 0; i < n; i++) {
+                        if (tids[i] != 0) {
+                            setPolicy(tids[i], demote);
+                        }
+                    }
+                }
+            }
+        }
+        ended = System.nanoTime();
+    }
+
+    private void setPolicy(int tid, boolean demote) {
+        try {
+            if (demote) {
+                Sched.setScheduler(tid, SchedPolicy.OTHER, 0);
+            } else {
+                Sched.setScheduler(tid, isoPolicy, isoPriority);
+            }
+        } catch (OsException e) {
+            // ESRCH: the thread ended; the next sample drops it
+        }
+    }
+
+    /** Stops sampling and puts every tracked thread still alive back at the ISO band's policy. */
+    @Override
+    public void close() {
+        stop = true;
+        LockSupport.unpark(thread);
+        try {
+            thread.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        synchronized (lock) {
+            for (int i = 0; i < count; i++) {
+                if (tids[i] != 0 && rule.demoted()) {
+                    setPolicy(tids[i], false);
+                }
+                if (stats[i] != null) {
+                    stats[i].close();
+                    stats[i] = null;
+                }
+            }
+        }
+        if (failure != null) {
+            LOG.warn(failure);
+        }
+    }
+
+    String failure() {
+        return failure;
+    }
+
+    int demotions() {
+        return demotions;
+    }
+
+    int promotions() {
+        return promotions;
+    }
+
+    long demotedNs() {
+        return demotedNs;
+    }
+
+    /** The ISO threads' CPU time over the capacity of their CPUs, over the whole run (0 to 1). */
+    double meanShare() {
+        return elapsedNs == 0 ? 0 : usedNs / (double) elapsedNs;
+    }
+
+    /** The highest decaying-average share seen (0 to 1). */
+    double peakShare() {
+        return peakShare;
+    }
+
+    int cpus() {
+        return cpuCount;
+    }
+
+    int tracked() {
+        return count;
+    }
+
+    /** The demotions and promotions, "D@1.234s P@1.780s ...", at most {@link #MAX_TRANSITIONS}. */
+    String transitions() {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < transitions; i++) {
+            b.append(i == 0 ? "" : " ").append(transitionDemote[i] ? "D@" : "P@")
+                    .append(String.format(java.util.Locale.ROOT, "%.3fs", transitionAt[i] / 1e9));
+        }
+        return b.toString();
+    }
+}
