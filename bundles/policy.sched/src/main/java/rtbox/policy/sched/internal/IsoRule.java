@@ -59,7 +59,10 @@ final class IsoRule {
         if (elapsedNs <= 0) {
             return Change.NONE;
         }
-        double used = Math.min(1.0, Math.max(0.0, usedNs / ((double) elapsedNs * cpus)));
+        // Not capped at 1: the kernel adds a running thread's time to its schedstat at ticks and
+        // switches, so a sample can see more than its interval and the next one less. Capping
+        // would lose the excess and hold the real share above iso_cpu.
+        double used = Math.max(0.0, usedNs / ((double) elapsedNs * cpus));
         double weight = Math.min(1.0, elapsedNs / (double) periodNs);
         share += (used - share) * weight;
         if (!demoted && limit < 1.0 && share > limit) {

@@ -49,8 +49,10 @@ public class SchedTuner implements Policy {
     private static final Logger LOG = LoggerFactory.getLogger("rtbox.policy.sched");
 
     /** The settings a run may give. */
-    static final List<String> KEYS = List.of("policy", "priority", "iso_cpu", "rt_runtime_us", "nice",
-            "timer_slack_ns", "cpu_dma_latency_us");
+    static final List<String> KEYS = List.of("policy", "priority", "iso_cpu", "iso_period_ms", "iso_sample_ms",
+            "iso_priority", "rt_runtime_us", "nice", "timer_slack_ns", "cpu_dma_latency_us");
+    /** Key of {@link PolicyHandle#changes()} naming the rule that ran: native ISO, emulated ISO, FIFO/RR with throttling. */
+    static final String RULE = "sched.rule";
     /** Key of {@link PolicyHandle#changes()} giving the measuring threads' policy: "REQUESTED -> POLICY/PRIORITY". */
     static final String THREAD_POLICY = "thread.policy";
 
@@ -61,7 +63,7 @@ public class SchedTuner implements Policy {
     private final Path rootGroup;
     private final AtomicBoolean busy = new AtomicBoolean();
     private volatile StateFile state;
-    private volatile SchedPolicy fallbackPolicy = SchedPolicy.FIFO;
+    private volatile SchedPolicy fallbackPolicy = SchedPolicy.RR;
     private volatile int fallbackPriority = 50;
     /** What activation restored, for the log and the tests. */
     private final List<String> restoredAtStart = Collections.synchronizedList(new ArrayList<>());
@@ -91,7 +93,7 @@ public class SchedTuner implements Policy {
             file = System.getProperty("rtbox.home", ".") + "/data/policy.sched.state";
         }
         state = new StateFile(Path.of(file));
-        fallbackPolicy = "rr".equalsIgnoreCase(config.fallback_policy().trim()) ? SchedPolicy.RR : SchedPolicy.FIFO;
+        fallbackPolicy = "fifo".equalsIgnoreCase(config.fallback_policy().trim()) ? SchedPolicy.FIFO : SchedPolicy.RR;
         fallbackPriority = Math.max(1, Math.min(99, config.fallback_priority()));
     }
 
@@ -155,6 +157,9 @@ public class SchedTuner implements Policy {
         long slack = p.integer("timer_slack_ns", 0, 1, 1_000_000_000L);
         long dma = p.integer("cpu_dma_latency_us", -1, 0, 2_000_000_000L);
         int priority = (int) p.integer("priority", -1, 0, 99);
+        long isoPeriodMs = p.integer("iso_period_ms", 5000, 100, 600_000);
+        long isoSampleMs = p.integer("iso_sample_ms", 10, 4, 10);
+        int isoPriority = (int) p.integer("iso_priority", IsoBand.LOW, IsoBand.LOW, IsoBand.HIGH);
 
         Map<String, String> changes = new LinkedHashMap<>();
         Map<Path, Long> sysctls = new LinkedHashMap<>();
@@ -165,8 +170,9 @@ public class SchedTuner implements Policy {
             SchedPolicy effective = requested;
             int prio;
             if (requested == SchedPolicy.ISO && !iso) {
+                // Emulated: the ISO band, whatever priority the run gave (SCHED_ISO has none).
                 effective = fallbackPolicy;
-                prio = priority > 0 ? priority : fallbackPriority;
+                prio = IsoBand.rtPriority(isoPriority);
             } else if (requested.isRealtime()) {
                 prio = priority > 0 ? priority : fallbackPriority;
             } else {
@@ -184,29 +190,37 @@ public class SchedTuner implements Policy {
             threads = new EffectivePolicy(effective, prio);
             threadText = "SCHED_" + effective + (effective.isRealtime() ? " " + prio : "");
         }
+        IsoRule isoRule = null;
         if (isoCpu >= 0 || requested == SchedPolicy.ISO) {
             if (iso) {
                 if (isoCpu >= 0) {
                     sysctls.put(kernel.resolve("iso_cpu"), isoCpu);
                 }
+                changes.put(RULE, "native ISO" + (isoCpu >= 0 ? " (iso_cpu " + isoCpu + " %)" : ""));
+            } else if (requested == SchedPolicy.ISO) {
+                long cpu = isoCpu >= 0 ? isoCpu : 70;
+                isoRule = new IsoRule((int) cpu, isoPeriodMs * 1_000_000L);
+                changes.put(RULE, "emulated ISO (iso_cpu " + cpu + " %, iso_period " + isoPeriodMs + " ms, sampled every "
+                        + isoSampleMs + " ms)");
+                changes.put("note.iso", "SCHED_ISO is absent on this kernel (policy 4 refused or no "
+                        + kernel.resolve("iso_cpu") + "), so it is emulated: the measuring threads run at " + threadText
+                        + " (the ISO band, " + IsoBand.LOW + " to " + IsoBand.HIGH + ", under rtbox's measuring threads"
+                        + (priority > 0 ? "; priority " + priority + " is not used, as SCHED_ISO has none" : "")
+                        + ") and a supervisor at SCHED_FIFO " + IsoBand.SUPERVISOR + " moves them all to SCHED_OTHER "
+                        + "while the ISO class's share of their CPUs, a decaying average over iso_period, is over "
+                        + cpu + " %, and back when it falls under " + (cpu * 9 / 10.0) + " %"
+                        + (cpu == 100 ? " (at 100 % never)" : ""));
             } else {
-                String share = isoCpu >= 0 ? " " + isoCpu + " %" : "";
-                StringBuilder note = new StringBuilder("SCHED_ISO is absent on this kernel (policy 4 refused or no "
-                        + kernel.resolve("iso_cpu") + ")");
-                if (requested != null) {
-                    note.append(": the measuring threads run at " + threadText + " instead");
-                }
-                if (isoCpu >= 0 && runtime == -2) {
-                    long period = readKernel("sched_rt_period_us");
-                    runtime = period * isoCpu / 100;
-                    note.append("; iso_cpu" + share + " is stood in for by RT throttling: sched_rt_runtime_us "
-                            + runtime + " of sched_rt_period_us " + period + ", so RT tasks may use " + isoCpu
-                            + " % of each period. Unlike SCHED_ISO, which demotes a task over its share to "
-                            + "SCHED_OTHER, throttling stops every RT task for the rest of the period, and a kernel "
-                            + "with the fair deadline server throttles only while SCHED_OTHER tasks wait");
-                }
-                changes.put("note.iso", note.toString());
+                changes.put("note.iso", "SCHED_ISO is absent on this kernel and this run has no ISO threads (policy "
+                        + (requested == null ? "unchanged" : requested.lowerName()) + "): iso_cpu " + isoCpu
+                        + " % changes nothing; RT throttling is its own setting, rt_runtime_us");
             }
+        }
+        if (requested != null && requested.isRealtime() && requested != SchedPolicy.ISO) {
+            long period = readKernel("sched_rt_period_us");
+            long rt = runtime != -2 ? runtime : readKernel("sched_rt_runtime_us");
+            changes.put(RULE, requested.lowerName().toUpperCase(java.util.Locale.ROOT) + (rt < 0 ? " without throttling"
+                    : " with throttling (sched_rt_runtime_us " + rt + " of sched_rt_period_us " + period + ")"));
         }
         if (runtime != -2) {
             Path global = kernel.resolve("sched_rt_runtime_us");
@@ -294,6 +308,11 @@ public class SchedTuner implements Policy {
                         + "CPUs stay out of idle states slower to leave than that, which lowers wake-up latency; "
                         + "closed (and the kernel's default back) when the run ends");
             }
+            if (isoRule != null) {
+                handle.supervisor = new IsoSupervisor(isoRule, isoSampleMs * 1_000_000L, fallbackPolicy,
+                        IsoBand.rtPriority(isoPriority));
+                handle.supervisor.start();
+            }
             if (context != null && !changes.isEmpty()) {
                 context.event("policy", "sched: " + changes);
             }
@@ -326,6 +345,7 @@ public class SchedTuner implements Policy {
         Integer oldNice;
         long oldSlack = -1;
         FileOutputStream dma;
+        IsoSupervisor supervisor;
         private boolean closed;
 
         Handle(Map<String, String> changes) {
@@ -350,6 +370,25 @@ public class SchedTuner implements Policy {
             closed = true;
             List<String> failed = new ArrayList<>();
             try {
+                if (supervisor != null) {
+                    // First, so that the threads are back at the ISO band before anything else is undone.
+                    supervisor.close();
+                    changes.put("iso.demotions", Integer.toString(supervisor.demotions()));
+                    changes.put("iso.promotions", Integer.toString(supervisor.promotions()));
+                    changes.put("iso.demoted_ms", Long.toString(supervisor.demotedNs() / 1_000_000));
+                    changes.put("iso.mean_share_pct", String.format(java.util.Locale.ROOT, "%.1f",
+                            100 * supervisor.meanShare()));
+                    changes.put("iso.peak_share_pct", String.format(java.util.Locale.ROOT, "%.1f",
+                            100 * supervisor.peakShare()));
+                    changes.put("iso.threads", supervisor.tracked() + " on " + supervisor.cpus() + " CPU(s)");
+                    changes.put("iso.transitions", supervisor.transitions());
+                    if (supervisor.failure() != null) {
+                        failed.add(supervisor.failure());
+                    }
+                    LOG.info("emulated ISO: " + supervisor.demotions() + " demotions, " + supervisor.promotions()
+                            + " promotions, " + supervisor.demotedNs() / 1_000_000 + " ms demoted, share mean "
+                            + changes.get("iso.mean_share_pct") + " % peak " + changes.get("iso.peak_share_pct") + " %");
+                }
                 if (dma != null) {
                     try {
                         dma.close();

@@ -56,21 +56,45 @@ class SchedTunerTest {
         return t;
     }
 
+    /*
+     * Until issue 19, iso on this kernel ran at FIFO 50 with RT throttling at iso_cpu's share as a
+     * stand-in. Throttling stops every RT task for the rest of each period instead of demoting
+     * the ISO tasks, so it was a different rule; now the tuner emulates ISO's own rule and leaves
+     * throttling alone (rt_runtime_us is its own setting).
+     */
     @Test
-    void isoOnMainlineFallsBackToFifoWithThrottlingAsTheShareAndRestores() throws Exception {
+    void isoOnMainlineIsEmulatedInTheIsoBandAndThrottlingIsLeftAlone() throws Exception {
         SchedTuner t = tuner();
         assertFalse(t.isoAvailable(), "this kernel has no SCHED_ISO");
-        long period = Sysctl.read(PERIOD);
-        try (PolicyHandle h = t.apply(Map.of("policy", "iso", "iso_cpu", "70"), null)) {
+        try (PolicyHandle h = t.apply(Map.of("policy", "iso", "iso_cpu", "70", "priority", "80"), null)) {
             Map<String, String> c = h.changes();
-            assertEquals("iso -> fifo/50", c.get("thread.policy"));
-            assertEquals(java.util.Optional.of(new rtbox.api.EffectivePolicy(rtbox.api.SchedPolicy.FIFO, 50)),
-                    h.effectivePolicy(), "the runner gets the fallback as a type");
+            assertEquals("iso -> rr/1", c.get("thread.policy"));
+            assertEquals(java.util.Optional.of(new rtbox.api.EffectivePolicy(rtbox.api.SchedPolicy.RR, 1)),
+                    h.effectivePolicy(), "the runner gets the ISO band as a type");
+            assertEquals("emulated ISO (iso_cpu 70 %, iso_period 5000 ms, sampled every 10 ms)", c.get("sched.rule"));
             assertTrue(c.get("note.iso").startsWith("SCHED_ISO is absent on this kernel"), c.get("note.iso"));
-            assertTrue(c.get("note.iso").contains("SCHED_FIFO 50 instead"), c.get("note.iso"));
-            assertTrue(c.get("note.iso").contains("may use 70 % of each period"), c.get("note.iso"));
-            assertEquals(period * 70 / 100, Sysctl.read(RUNTIME));
-            assertEquals(runtimeBefore + " -> " + period * 70 / 100, c.get("sched_rt_runtime_us"));
+            assertTrue(c.get("note.iso").contains("run at SCHED_RR 1 (the ISO band, 1 to 9"), c.get("note.iso"));
+            assertTrue(c.get("note.iso").contains("priority 80 is not used, as SCHED_ISO has none"), c.get("note.iso"));
+            assertTrue(c.get("note.iso").contains("back when it falls under 63.0 %"), c.get("note.iso"));
+            assertFalse(c.containsKey("sched_rt_runtime_us"), "throttling is no longer ISO's stand-in");
+            assertEquals(runtimeBefore, Sysctl.read(RUNTIME));
+            assertFalse(Files.exists(dir.resolve("state")), "no kernel setting changed, nothing to record");
+        }
+        assertEquals(runtimeBefore, Sysctl.read(RUNTIME));
+    }
+
+    @Test
+    void throttlingIsItsOwnSettingAndTheRuleIsRecorded() throws Exception {
+        SchedTuner t = tuner();
+        long period = Sysctl.read(PERIOD);
+        try (PolicyHandle h = t.apply(Map.of("policy", "fifo", "priority", "60", "rt_runtime_us",
+                Long.toString(period * 96 / 100)), null)) {
+            Map<String, String> c = h.changes();
+            assertEquals("fifo -> fifo/60", c.get("thread.policy"));
+            assertEquals("FIFO with throttling (sched_rt_runtime_us " + period * 96 / 100 + " of sched_rt_period_us "
+                    + period + ")", c.get("sched.rule"));
+            assertEquals(period * 96 / 100, Sysctl.read(RUNTIME));
+            assertEquals(runtimeBefore + " -> " + period * 96 / 100, c.get("sched_rt_runtime_us"));
             // Recorded before the change, with the original value.
             assertEquals(runtimeBefore, new StateFile(dir.resolve("state")).read().get(RUNTIME));
         }
@@ -79,6 +103,10 @@ class SchedTunerTest {
             assertEquals(groupBefore, Sysctl.read(ROOT_GROUP));
         }
         assertFalse(Files.exists(dir.resolve("state")), "state file deleted after a clean restore");
+        try (PolicyHandle h = t.apply(Map.of("iso_cpu", "70"), null)) {
+            assertTrue(h.changes().get("note.iso").contains("iso_cpu 70 % changes nothing"), h.changes().toString());
+            assertEquals(runtimeBefore, Sysctl.read(RUNTIME));
+        }
     }
 
     @Test
@@ -104,6 +132,7 @@ class SchedTunerTest {
         assertTrue(t.isoAvailable());
         try (PolicyHandle h = t.apply(Map.of("policy", "iso", "iso_cpu", "90"), null)) {
             assertEquals("iso -> iso/0", h.changes().get("thread.policy"));
+            assertEquals("native ISO (iso_cpu 90 %)", h.changes().get("sched.rule"));
             assertEquals(new rtbox.api.EffectivePolicy(rtbox.api.SchedPolicy.ISO, 0), h.effectivePolicy().get());
             assertEquals("70 -> 90", h.changes().get("iso_cpu"));
             assertFalse(h.changes().containsKey("note.iso"));
