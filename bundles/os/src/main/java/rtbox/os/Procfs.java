@@ -97,8 +97,9 @@ public final class Procfs {
     /**
      * One thread's schedstat held open, for a sampling loop: {@link #runtimeNs()} is one
      * pread64 at offset 0 into a buffer allocated once and a parse of its first field, and
-     * allocates nothing. One thread at a time may call it. When the thread has ended
-     * the read fails (ESRCH) and {@link #runtimeNs()} returns -1.
+     * allocates nothing. One thread at a time may call it. After the thread has ended the
+     * open file reads its final count for a while and then fails (-1): whether the thread
+     * lives is for /proc/self/task to say ({@link #schedstatRuntimeNs} fails at once).
      */
     public static final class Schedstat implements AutoCloseable {
         private static final int SIZE = 128;
@@ -125,7 +126,7 @@ public final class Procfs {
             return tid;
         }
 
-        /** The thread's CPU time so far in ns, or -1 when it cannot be read (the thread ended). */
+        /** The thread's CPU time so far in ns (its final count once it ended), or -1 when it cannot be read. */
         public long runtimeNs() {
             int n;
             try {

@@ -40,4 +40,61 @@ class ProcfsTest {
     void theMountTableHasProc() throws Exception {
         assertTrue(Procfs.mounts().stream().anyMatch(l -> l.split(" ")[1].equals("/proc")));
     }
+
+    @Test
+    void aThreadsSchedstatCountsItsCpuTimeAndSaysWhenItEnded() throws Exception {
+        int[] tid = new int[1];
+        java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch spun = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        Thread spinner = new Thread(() -> {
+            try {
+                tid[0] = Sched.gettid();
+                started.countDown();
+                go.await();
+                // 150 ms of CPU time by the thread's own count (getrusage), however busy the machine
+                long from = ThreadUsage.ofCurrentThread().userNs + ThreadUsage.ofCurrentThread().systemNs;
+                ThreadUsage u;
+                do {
+                    u = ThreadUsage.ofCurrentThread();
+                } while (u.userNs + u.systemNs - from < 150_000_000L);
+                spun.countDown();
+                done.await();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        spinner.start();
+        started.await();
+        try (Procfs.Schedstat s = Procfs.Schedstat.open(0, tid[0])) {
+            assertEquals(tid[0], s.tid());
+            long first = s.runtimeNs();
+            assertTrue(first > 0, "" + first);
+            go.countDown();
+            spun.await();
+            long second = s.runtimeNs();
+            // getrusage counts in ticks where schedstat counts ns: allow a tick or two
+            assertTrue(second - first >= 120_000_000L, "spun 150 ms: " + first + " -> " + second);
+            long whole = Procfs.schedstatRuntimeNs(tid[0]);
+            assertTrue(whole >= second, whole + " >= " + second);
+            done.countDown();
+            spinner.join();
+            // Ended: the open file reads the final count until the task is reaped, then fails.
+            long last = s.runtimeNs();
+            assertTrue(last == -1 || last >= whole, last + " >= " + whole);
+            // join() returns when the Java thread is done; the kernel's thread may take a moment more
+            boolean gone = false;
+            for (int i = 0; i < 200 && !gone; i++) {
+                try {
+                    Procfs.schedstatRuntimeNs(tid[0]);
+                    Thread.sleep(10);
+                } catch (IOException e) {
+                    gone = true;
+                }
+            }
+            assertTrue(gone, "thread " + tid[0] + " left /proc/self/task");
+        }
+        assertThrows(IOException.class, () -> Procfs.schedstatRuntimeNs(Integer.MAX_VALUE));
+    }
 }

@@ -321,6 +321,9 @@ public class PlanService implements Plans {
         } finally {
             if (handle != null) {
                 handle.close();
+                // What the policy only knows at the end (emulated ISO's demotions and shares) joins the
+                // cell's changes: the result holds this map and is journalled after this returns.
+                handle.changes().forEach(changes::putIfAbsent);
             }
         }
     }

@@ -9,8 +9,8 @@ import rtbox.api.SchedPolicy;
 /**
  * A policy as a plan writes it: {@code other}, {@code batch}, {@code idle},
  * {@code fifo[:PRIO]}, {@code rr[:PRIO]}, {@code iso[@PCT][:PRIO]} (PCT: iso_cpu,
- * the CPU share; PRIO: the priority of the stand-in policy on a kernel without
- * SCHED_ISO). {@code priority} and {@code isoCpu} are -1 when not given.
+ * the CPU share; PRIO: the priority for fifo and rr; emulated SCHED_ISO, like the
+ * real one, has none). {@code priority} and {@code isoCpu} are -1 when not given.
  */
 record PolicySpec(String text, SchedPolicy policy, int priority, int isoCpu) {
     static final PolicySpec DEFAULT = new PolicySpec("other", SchedPolicy.OTHER, -1, -1);

@@ -54,7 +54,7 @@ final class IsoSupervisor implements AutoCloseable {
     private final Object lock = new Object();
 
     // Figures, written by the supervisor thread, read after close().
-    private int demotions, promotions, transitions;
+    private int demotions, promotions, transitions, seen;
     private long demotedNs, usedNs, elapsedNs, started, ended;
     private double peakShare;
     private int cpuCount = 1;
@@ -81,17 +81,23 @@ final class IsoSupervisor implements AutoCloseable {
 
     private void track(int tid) {
         int n = count;
+        int free = n;
         for (int i = 0; i < n; i++) {
             if (tids[i] == tid) {
                 return;
             }
+            if (tids[i] == 0 && free == n) {
+                free = i;
+            }
         }
+        n = free;
         if (n == MAX_THREADS) {
             failure = "more than " + MAX_THREADS + " ISO threads: thread " + tid + " is not supervised";
             return;
         }
+        Procfs.Schedstat s = null;
         try {
-            Procfs.Schedstat s = Procfs.Schedstat.open(0, tid);
+            s = Procfs.Schedstat.open(0, tid);
             for (int cpu : Sched.getAffinity(tid)) {
                 cpus.set(cpu);
             }
@@ -102,9 +108,15 @@ final class IsoSupervisor implements AutoCloseable {
             if (rule.demoted()) {
                 setPolicy(tid, true);
             }
-            count = n + 1;
+            if (n == count) {
+                count = n + 1;
+            }
+            seen++;
         } catch (OsException e) {
             // the thread ended before it could be tracked
+            if (s != null) {
+                s.close();
+            }
         }
     }
 
@@ -112,6 +124,16 @@ final class IsoSupervisor implements AutoCloseable {
         String[] names = new File("/proc/self/task").list();
         if (names == null) {
             return;
+        }
+        // An ended thread's open schedstat still reads its final count: ended is what the
+        // listing no longer holds (and its id may come back for a new thread).
+        java.util.Set<String> alive = java.util.Set.of(names);
+        for (int i = 0; i < count; i++) {
+            if (tids[i] != 0 && !alive.contains(Integer.toString(tids[i]))) {
+                tids[i] = 0;
+                stats[i].close();
+                stats[i] = null;
+            }
         }
         for (String name : names) {
             int tid;
@@ -166,8 +188,7 @@ final class IsoSupervisor implements AutoCloseable {
                     }
                     long t = stats[i].runtimeNs();
                     if (t < 0) {
-                        tids[i] = 0; // ended
-                        continue;
+                        continue; // unreadable: the scan drops it when the thread is gone
                     }
                     used += t - last[i];
                     last[i] = t;
@@ -275,8 +296,9 @@ final class IsoSupervisor implements AutoCloseable {
         return cpuCount;
     }
 
+    /** The ISO threads supervised over the run. */
     int tracked() {
-        return count;
+        return seen;
     }
 
     /** The demotions and promotions, "D@1.234s P@1.780s ...", at most {@link #MAX_TRANSITIONS}. */

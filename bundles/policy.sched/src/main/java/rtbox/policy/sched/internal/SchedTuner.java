@@ -33,9 +33,10 @@ import rtbox.os.Sched;
 /**
  * The scheduling tuner (seed 004). Where the kernel has SCHED_ISO (policy 4 accepted,
  * /proc/sys/kernel/iso_cpu and iso_period present) it runs the probe threads at
- * SCHED_ISO and sets iso_cpu. On a mainline kernel it says that ISO is absent and
- * offers the nearest thing: SCHED_FIFO (or RR) at a priority, with RT throttling
- * (sched_rt_runtime_us of sched_rt_period_us) as the analogue of iso_cpu's share.
+ * SCHED_ISO and sets iso_cpu. On a mainline kernel it emulates SCHED_ISO's rule: the
+ * threads run in the ISO band of SCHED_RR/FIFO ({@link IsoBand}) and an
+ * {@link IsoSupervisor} demotes them to SCHED_OTHER while the ISO class is over
+ * iso_cpu ({@link IsoRule}). RT throttling (sched_rt_runtime_us) is its own setting.
  * It also sets nice and timer slack of the run's thread (which the probe and load
  * threads started by it inherit) and, only when asked, holds /dev/cpu_dma_latency
  * open for the run. Kernel settings are recorded in a state file, synced, before
