@@ -70,4 +70,37 @@ class MqttHardeningIT extends MqttFixture {
                 "the big command was delivered again");
         assertTrue(String.join("\n", rtbox.err).indexOf("OutOfMemoryError") < 0, String.join("\n", rtbox.err));
     }
+
+    /**
+     * Parameters that wedged the appliance or gave a PASS of nothing: duplicate CPUs with a
+     * million-bucket histogram (OutOfMemoryError on the run thread, busy for good), a
+     * 285-year duration, and "1ns" with max_latency_us (PASS with 0 samples). Each is
+     * refused naming the field, or judged INCONCLUSIVE, and the next run runs.
+     */
+    @Test
+    void runsThatCannotBeMeasuredAreRefusedOrInconclusiveNeverPass() throws Exception {
+        serve(false);
+        JsonObject r = reply(control.command(A, "run", "\"probe\":\"timer\",\"parameters\":{\"duration\":\"1s\","
+                + "\"cpus\":[0,1,0,1,0,1,0,1],\"histogram_us\":1000000}"));
+        assertEquals(400, r.get("code").getAsInt(), r.toString());
+        assertTrue(r.get("message").getAsString().contains("CPU 0 is given twice"), r.toString());
+        r = reply(control.command(A, "run", "\"probe\":\"timer\",\"parameters\":{\"duration\":\"1s\","
+                + "\"cpus\":[0,1],\"histogram_us\":1000000}"));
+        assertEquals(400, r.get("code").getAsInt(), r.toString());
+        assertTrue(r.get("message").getAsString().contains("the run's histograms need 15625 KiB"), r.toString());
+        r = reply(control.command(A, "run", "\"probe\":\"timer\",\"parameters\":{\"duration\":\"150000000m\"}"));
+        assertEquals(400, r.get("code").getAsInt(), r.toString());
+        assertTrue(r.get("message").getAsString().contains("longest run of 7 days"), r.toString());
+
+        r = reply(control.command(A, "run", "\"probe\":\"timer\",\"parameters\":{\"duration\":\"1ns\","
+                + "\"warmup\":\"0\"},\"thresholds\":{\"max_latency_us\":10000}"));
+        assertEquals(200, r.get("code").getAsInt(), r.toString());
+        String run = r.getAsJsonObject("body").get("run").getAsString();
+        ControlRoom.Received result = control.await(m -> m.topic().equals("rtbox/v1/up/a1/runs/" + run + "/result"),
+                30_000);
+        assertNotNull(result, "no result; stderr: " + rtbox.err);
+        assertEquals("INCONCLUSIVE", result.json().get("verdict").getAsString(), result.payload());
+        assertTrue(result.payload().contains("took no samples"), result.payload());
+        assertEquals(200, reply(control.command(A, "status", "")).get("code").getAsInt());
+    }
 }

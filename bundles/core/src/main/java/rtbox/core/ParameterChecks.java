@@ -14,6 +14,11 @@ public final class ParameterChecks {
     /** Largest histogram: a million 1 us buckets (8 MB a thread). */
     public static final int MAX_HISTOGRAM_US = 1_000_000;
 
+    /** Longest run: a week (a soak); "150000000m" was a 285-year run. */
+    public static final long MAX_DURATION_NS = 7L * 86_400 * 1_000_000_000;
+    /** The share of the JVM's heap a run's histograms may take (8 bytes a bucket, one histogram a CPU). */
+    public static final int HEAP_SHARE_DIVISOR = 4;
+
     private ParameterChecks() {
     }
 
@@ -41,6 +46,10 @@ public final class ParameterChecks {
         if (p.durationNs < 0) {
             throw new RtboxException("duration", "duration " + p.durationNs / 1e9 + " s is negative");
         }
+        if (p.durationNs > MAX_DURATION_NS) {
+            throw new RtboxException("duration", "duration " + Math.round(p.durationNs / 86_400e9) + " days is over the "
+                    + "longest run of " + MAX_DURATION_NS / 86_400_000_000_000L + " days");
+        }
         if (p.loops < 0) {
             throw new RtboxException("loops", "loop count " + p.loops + " is negative");
         }
@@ -57,6 +66,15 @@ public final class ParameterChecks {
         }
         if (p.cpus.length == 0) {
             throw new RtboxException("cpu", "no CPU selected");
+        }
+        RunSchema.distinctCpus("cpu", p.cpus);
+        long histogramBytes = 8L * p.histogramLimitUs * p.cpus.length;
+        long budget = Runtime.getRuntime().maxMemory() / HEAP_SHARE_DIVISOR;
+        if (histogramBytes > budget) {
+            throw new RtboxException("histogram", "the run's histograms need " + histogramBytes / 1024 + " KiB"
+                    + " (histogram size " + p.histogramLimitUs + " us x 8 bytes x " + p.cpus.length + " CPUs), over"
+                    + " the budget of " + budget / 1024 + " KiB (a quarter of the JVM's heap): give a smaller"
+                    + " histogram or fewer CPUs");
         }
         int cpus = Sched.configuredCpus();
         for (int cpu : p.cpus) {

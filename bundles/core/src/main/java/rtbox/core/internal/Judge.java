@@ -19,12 +19,26 @@ import rtbox.core.Thresholds;
  * Without a latency threshold (max, p99, p99.9) there is nothing to pass: the run is
  * MEASURED, never PASS, whatever the other checks (overflows, missed deadlines, the
  * JVM's budget) said; a failed one of those is still a FAIL, since the user asked for it.
+ * A verdict needs samples: a thread with none, or (when the run's parameters say how many
+ * to expect) with fewer than {@link #SAMPLE_TOLERANCE} of them, makes a run that met its
+ * thresholds INCONCLUSIVE, never PASS (a duration of "1ns" was a PASS of 0 samples).
  */
 final class Judge {
     private Judge() {
     }
 
+    /** The share of the expected samples a thread must take for its run to PASS. */
+    static final double SAMPLE_TOLERANCE = 0.5;
+
     static Verdict judge(ProbeResult r, Thresholds t, List<JvmStall> jvmStalls) {
+        return judge(r, t, jvmStalls, -1);
+    }
+
+    /**
+     * {@code expectedSamples}: what each thread should take by the run's duration (or loops)
+     * and interval; -1 when the probe's parameters do not say.
+     */
+    static Verdict judge(ProbeResult r, Thresholds t, List<JvmStall> jvmStalls, long expectedSamples) {
         List<Check> checks = new ArrayList<>();
         long max = 0, p99 = 0, p999 = 0, overflows = 0, missed = 0;
         Spike worst = null;
@@ -71,6 +85,10 @@ final class Judge {
             }
             return new Verdict(Outcome.MEASURED, checks, why.toString());
         }
+        String few = fewSamples(r, expectedSamples);
+        if (few != null) {
+            return new Verdict(Outcome.INCONCLUSIVE, checks, few + ": too few to judge; run longer");
+        }
         // A run cut short proves nothing either way, whatever else happened in it: say that first.
         if (!r.complete()) {
             return new Verdict(Outcome.INCONCLUSIVE, checks, cutShort(r)
@@ -81,6 +99,24 @@ final class Judge {
                     + " us, over the budget of " + t.jvmStallBudgetUs() + " us: rerun");
         }
         return new Verdict(Outcome.PASS, checks, "all thresholds met");
+    }
+
+    /** Null when every thread took enough samples to judge, else which one did not. */
+    static String fewSamples(ProbeResult r, long expected) {
+        if (r.threads().isEmpty()) {
+            return "no thread took a sample";
+        }
+        for (ThreadResult th : r.threads()) {
+            long n = th.latency().samples();
+            if (n == 0) {
+                return "thread " + th.thread() + " took no samples";
+            }
+            if (expected > 0 && r.complete() && n < expected * SAMPLE_TOLERANCE) {
+                return "thread " + th.thread() + " took " + n + " samples of the " + expected + " its duration and"
+                        + " interval imply (fewer than " + Math.round(SAMPLE_TOLERANCE * 100) + " %)";
+            }
+        }
+        return null;
     }
 
     /** Why the run ended early: a -b break (with its sample) or a stop. */

@@ -278,7 +278,7 @@ public class ProbeRunner implements Runner {
                     traced(result.breakTrace(), trace, start));
             List<JvmStall> stalls = new ArrayList<>(jvm);
             stalls.addAll(hiccups);
-            Verdict verdict = Judge.judge(attributed, request.thresholds(), jvm);
+            Verdict verdict = Judge.judge(attributed, request.thresholds(), jvm, expectedSamples(request));
             return new RunReport(RunReport.SCHEMA, UUID.randomUUID().toString(), startedMs, System.currentTimeMillis(),
                     request.command(), attributed, monitor.histogram(), stalls, loadFigures, state.events(start), system,
                     verdict);
@@ -289,6 +289,18 @@ public class ProbeRunner implements Runner {
             current = null;
             running.set(false);
         }
+    }
+
+    /**
+     * Samples each thread should take: the loops, or the duration over the interval; -1 for
+     * a probe whose pace is not the interval (only the timer probe wakes every interval_us).
+     */
+    static long expectedSamples(RunRequest request) {
+        rtbox.api.RunParameters p = request.parameters();
+        if (!"timer".equals(request.probe()) || p.intervalUs <= 0) {
+            return -1;
+        }
+        return p.loops > 0 ? p.loops : p.durationNs / (p.intervalUs * 1000L);
     }
 
     /** Trace kept before a break's deadline: what ran up to it often set it up (a wake-up, a lock taken). */

@@ -173,4 +173,30 @@ class JudgeAndAttributionTest {
         assertTrue(v.reason().startsWith("the run stopped at the first wake-up over 100 us (-b): thread 0 woke 150 us "
                 + "late: the thresholds held"), v.reason());
     }
+
+    private static ThreadResult withSamples(long samples) {
+        Histogram h = new Histogram(1000, new long[10], 0, samples, 10_000, 200_000, 50_000, 50_000, 200_000,
+                200_000);
+        return new ThreadResult(0, 1, 123, "fifo", 99, samples, 0, h, new CorrectedLatency(samples, 50_000, 200_000,
+                200_000, 200_000, ""), List.of(), 0);
+    }
+
+    @Test
+    void aVerdictNeedsSamples() {
+        Thresholds max = new Thresholds(1000, -1, -1, -1, -1, -1);
+        // duration "1ns" with max_latency_us: no samples, not a PASS.
+        var v = Judge.judge(result(withSamples(0)), max, List.of(), 0);
+        assertEquals(Outcome.INCONCLUSIVE, v.outcome(), v.reason());
+        assertTrue(v.reason().contains("thread 0 took no samples"), v.reason());
+        // 1 s at 1 ms implies 1000: 400 is too few, 600 within the tolerance.
+        v = Judge.judge(result(withSamples(400)), max, List.of(), 1000);
+        assertEquals(Outcome.INCONCLUSIVE, v.outcome(), v.reason());
+        assertTrue(v.reason().contains("took 400 samples of the 1000"), v.reason());
+        assertEquals(Outcome.PASS, Judge.judge(result(withSamples(600)), max, List.of(), 1000).outcome());
+        // A probe whose pace is not known: only "none" counts.
+        assertEquals(Outcome.PASS, Judge.judge(result(withSamples(3)), max, List.of(), -1).outcome());
+        // A real failure stays a failure.
+        assertEquals(Outcome.FAIL, Judge.judge(result(withSamples(10)), new Thresholds(100, -1, -1, -1, -1, -1),
+                List.of(), 1000).outcome());
+    }
 }

@@ -224,7 +224,8 @@ public class PlanVerbs implements Verbs {
         } catch (RtboxException e) {
             error = e.getMessage();
             started.completeExceptionally(e);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
+            // An Error too: a plan without its result left the appliance busy for good.
             error = "the plan failed on the appliance: " + e;
             started.completeExceptionally(e);
         }

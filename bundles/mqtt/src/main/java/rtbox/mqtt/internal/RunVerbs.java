@@ -84,13 +84,16 @@ public class RunVerbs implements Verbs {
         } catch (RtboxException e) {
             station.queueNext(s, topic,
                     seq -> Payloads.failedResult(appliance, s.id, seq, s.probe, Outcome.ERROR, e.getMessage()));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
+            // An Error too: without a result the run stayed "busy" for good, every later run got 409 and a
+            // stop promised a result that never came. The run's memory is garbage by now.
             station.queueNext(s, topic, seq -> Payloads.failedResult(appliance, s.id, seq, s.probe, Outcome.ERROR,
                     "the run failed on the appliance: " + e));
+        } finally {
+            s.finished();
+            station.activity().end(s);
+            station.statusChanged();
         }
-        s.finished();
-        station.activity().end(s);
-        station.statusChanged();
     }
 
     /** A progress message at each new tenth of the run (not every sample). */

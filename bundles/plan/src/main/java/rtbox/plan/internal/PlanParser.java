@@ -38,6 +38,8 @@ final class PlanParser {
     static final int VERSION = 1;
     static final long DEFAULT_WARMUP_NS = RunSchema.DEFAULT_WARMUP_NS;
 
+    /** Most cells in one plan, the matrix expanded: 1000 one-minute cells are 17 hours. */
+    static final int MAX_CELLS = 1000;
     private static final Set<String> TOP = Set.of("rtbox_plan", "name", "description", "matrix", "cells");
     private static final Set<String> CELL = Set.of("name", "probe", "parameters", "policy", "tuning", "loads",
             "warmup", "duration", "thresholds");
@@ -145,6 +147,23 @@ final class PlanParser {
                     }
                 }
             }
+        }
+        long axes = (long) (policies == null ? 1 : policies.size()) * (loadSets == null ? 1 : loadSets.size());
+        long planned = specs.size() * axes;
+        if (planned > MAX_CELLS) {
+            // Checked before the cells are made: a 1000 x 1000 matrix was a million cells, and no reply.
+            problems.add("$: the plan has " + planned + " cells (" + specs.size() + " cell entries x " + axes
+                    + " matrix combinations): at most " + MAX_CELLS + "; split it into several plans");
+            return new Parsed(name == null ? "" : name, description, List.of(), problems);
+        }
+        long totalNs = 0;
+        for (Spec s : specs) {
+            totalNs += s.durationNs == null ? 0 : Math.min(s.durationNs, rtbox.core.ParameterChecks.MAX_DURATION_NS)
+                    * axes;
+        }
+        if (totalNs > rtbox.core.ParameterChecks.MAX_DURATION_NS) {
+            problems.add("$: the cells' durations add up to " + Math.round(totalNs / 3600e9) + " h: at most "
+                    + rtbox.core.ParameterChecks.MAX_DURATION_NS / 3_600_000_000_000L + " h in one plan");
         }
         List<Cell> out = new ArrayList<>();
         for (Spec s : specs) {

@@ -158,4 +158,29 @@ class PlanParserTest {
         }
         assertTrue(n >= 3, "quick, standard FAT and seed-004 plans ship in plans/");
     }
+
+    @Test
+    void plansTooBigToRunAreRefusedBeforeTheirCellsAreMade() {
+        StringBuilder cells = new StringBuilder();
+        for (int i = 0; i < 10_000; i++) {
+            cells.append(i == 0 ? "" : ",").append("{\"name\":\"c").append(i).append("\"}");
+        }
+        PlanParser.Parsed p = PlanParser.parse("{\"rtbox_plan\": 1, \"name\": \"big\", \"probe\": \"timer\", "
+                + "\"duration\": \"1s\", \"cells\": [" + cells + "]}");
+        assertTrue(p.problems().toString().contains("the plan has 10000 cells"), p.problems().toString());
+        assertEquals(0, p.cells().size());
+
+        StringBuilder loads = new StringBuilder();
+        for (int i = 0; i < 1000; i++) {
+            loads.append(i == 0 ? "" : ",").append("\"l").append(i).append("\":[\"pipe\"]");
+        }
+        p = PlanParser.parse("{\"rtbox_plan\": 1, \"name\": \"m\", \"probe\": \"timer\", \"duration\": \"1s\","
+                + " \"matrix\": {\"load\": {" + loads + "}, \"policy\": [\"other\", \"fifo:50\"]}}");
+        assertTrue(p.problems().toString().contains("the plan has 2000 cells (1 cell entries x 2000 matrix"),
+                p.problems().toString());
+
+        p = PlanParser.parse("{\"rtbox_plan\": 1, \"name\": \"long\", \"probe\": \"timer\", \"duration\": \"5d\","
+                + " \"cells\": [{\"name\": \"a\"}, {\"name\": \"b\"}]}");
+        assertTrue(p.problems().toString().contains("add up to 240 h: at most 168 h"), p.problems().toString());
+    }
 }
