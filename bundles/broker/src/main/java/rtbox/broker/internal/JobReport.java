@@ -1,7 +1,6 @@
 package rtbox.broker.internal;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,11 +23,7 @@ import rtbox.mqtt.protocol.PlanOutcome;
 import rtbox.mqtt.protocol.ProtocolException;
 import rtbox.mqtt.protocol.Result;
 import rtbox.plan.CellResult;
-import rtbox.plan.PlanReports;
 import rtbox.plan.PlanRun;
-import rtbox.report.HdrIntervalLog;
-import rtbox.report.HtmlReport;
-import rtbox.report.ReportCell;
 
 /**
  * The report of a plan that ran over MQTT, from the messages {@code rtbox ctl plan --out}
@@ -87,25 +82,11 @@ final class JobReport {
     }
 
     /**
-     * Writes report.txt, report.json, cell-N.json, report.html and report.hlog; returns them.
+     * Writes the report set ({@link rtbox.report.ReportSet}); returns its files.
      * {@code planFile} is the plan file as the user named it (the appliance ran a copy).
      */
     static List<Path> write(PlanRun run, Path dir, String title, String planFile) throws IOException {
-        List<Path> files = new ArrayList<>(PlanReports.write(run, dir));
-        List<ReportCell> cells = new ArrayList<>();
-        for (CellResult c : run.cells()) {
-            if (c.report() != null) {
-                cells.add(new ReportCell(c.name(), c.report()));
-            }
-        }
-        Path html = dir.resolve("report.html");
-        Files.writeString(html, HtmlReport.render(title, planFile, run.verdict().outcome() + ": " + run.verdict().reason(), cells),
-                StandardCharsets.UTF_8);
-        files.add(html);
-        Path hlog = dir.resolve("report.hlog");
-        Files.writeString(hlog, HdrIntervalLog.render(cells), StandardCharsets.UTF_8);
-        files.add(hlog);
-        return files;
+        return rtbox.report.ReportSet.write(run, dir, title, planFile);
     }
 
     /** ABORTED (the appliance restarted) has no place among the local outcomes: an error. */

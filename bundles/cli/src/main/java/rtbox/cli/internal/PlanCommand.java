@@ -5,7 +5,6 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -22,9 +21,6 @@ import rtbox.plan.PlanException;
 import rtbox.plan.PlanReports;
 import rtbox.plan.PlanRun;
 import rtbox.plan.Plans;
-import rtbox.report.HdrIntervalLog;
-import rtbox.report.HtmlReport;
-import rtbox.report.ReportCell;
 
 /** {@code rtbox plan check FILE} and {@code rtbox plan run FILE [--report DIR]}. */
 @Command(name = "plan", description = "Acceptance test plans: check one, or run it (see plans/README.md).")
@@ -214,21 +210,8 @@ class PlanCommand implements Callable<Integer> {
             }
             if (report != null) {
                 try {
-                    List<Path> files = new ArrayList<>(PlanReports.write(run, report));
-                    List<ReportCell> cells = new ArrayList<>();
-                    for (CellResult c : run.cells()) {
-                        if (c.report() != null) {
-                            cells.add(new ReportCell(c.name(), c.report()));
-                        }
-                    }
-                    Path html = report.resolve("report.html");
-                    Files.writeString(html, HtmlReport.render("rtbox plan " + run.plan() + " (" + run.id() + ")",
-                            file.toString(),
-                            run.verdict().outcome() + ": " + run.verdict().reason(), cells), StandardCharsets.UTF_8);
-                    files.add(html);
-                    Path hlog = report.resolve("report.hlog");
-                    Files.writeString(hlog, HdrIntervalLog.render(cells), StandardCharsets.UTF_8);
-                    files.add(hlog);
+                    List<Path> files = rtbox.report.ReportSet.write(run, report,
+                            "rtbox plan " + run.plan() + " (" + run.id() + ")", file.toString());
                     out.println("rtbox: report in " + report + ": " + files.stream().map(f -> f.getFileName().toString())
                             .reduce((a, b) -> a + ", " + b).orElse(""));
                 } catch (IOException e) {
