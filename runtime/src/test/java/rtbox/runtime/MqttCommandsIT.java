@@ -248,6 +248,10 @@ class MqttCommandsIT extends MqttFixture {
         r = reply(control.command(A, "uninstall", "\"bundle\":\"rtbox.mqtt\""));
         assertEquals(400, r.get("code").getAsInt(), r.toString());
         assertTrue(r.get("message").getAsString().contains("cannot be uninstalled remotely"), r.toString());
+        // rtbox.mqtt imports rtbox.plan optionally, but rtbox serve (rtbox.cli) needs it: still a lifeline.
+        r = reply(control.command(A, "uninstall", "\"bundle\":\"rtbox.plan\""));
+        assertEquals(400, r.get("code").getAsInt(), r.toString());
+        assertTrue(r.get("message").getAsString().contains("cannot be uninstalled remotely"), r.toString());
 
         r = reply(control.command(A, "get-config", "\"pid\":\"rtbox.mqtt\""));
         assertEquals(200, r.get("code").getAsInt(), r.toString());

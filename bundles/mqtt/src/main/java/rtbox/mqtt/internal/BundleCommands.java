@@ -172,21 +172,46 @@ final class BundleCommands {
         return null;
     }
 
+    /**
+     * Whether {@code b} is on the appliance's lifeline, computed from the wiring: what this
+     * bundle and the bundle running the process's command (the launcher's {@code main.thread}
+     * service: rtbox serve) need, through their mandatory wires, transitively. An optional
+     * import (rtbox.plan for the plan verbs) is not a lifeline by itself; rtbox.plan still is
+     * while the serving command needs it.
+     */
     private boolean providesToUs(Bundle b) {
-        BundleWiring w = context.getBundle().adapt(BundleWiring.class);
-        if (w == null) {
-            return false;
+        java.util.Set<Bundle> needed = new java.util.HashSet<>();
+        java.util.ArrayDeque<Bundle> todo = new java.util.ArrayDeque<>();
+        todo.add(context.getBundle());
+        try {
+            org.osgi.framework.ServiceReference<?>[] main = context.getServiceReferences((String) null,
+                    "(main.thread=true)");
+            if (main != null) {
+                for (org.osgi.framework.ServiceReference<?> r : main) {
+                    todo.add(r.getBundle());
+                }
+            }
+        } catch (org.osgi.framework.InvalidSyntaxException e) {
+            throw new IllegalStateException(e);
         }
-        for (BundleWire wire : w.getRequiredWires(null)) {
-            // An optional import (rtbox.plan, for the plan verbs) is not a lifeline: without it
-            // the appliance refreshes and answers every other verb.
-            boolean optional = org.osgi.resource.Namespace.RESOLUTION_OPTIONAL
-                    .equals(wire.getRequirement().getDirectives().get(org.osgi.resource.Namespace.REQUIREMENT_RESOLUTION_DIRECTIVE));
-            if (!optional && wire.getProvider().getBundle().equals(b)) {
-                return true;
+        while (!todo.isEmpty()) {
+            Bundle next = todo.poll();
+            if (next == null || !needed.add(next)) {
+                continue;
+            }
+            BundleWiring w = next.adapt(BundleWiring.class);
+            if (w == null) {
+                continue;
+            }
+            for (BundleWire wire : w.getRequiredWires(null)) {
+                boolean optional = org.osgi.resource.Namespace.RESOLUTION_OPTIONAL.equals(wire.getRequirement()
+                        .getDirectives().get(org.osgi.resource.Namespace.REQUIREMENT_RESOLUTION_DIRECTIVE));
+                if (!optional) {
+                    todo.add(wire.getProvider().getBundle());
+                }
             }
         }
-        return false;
+        return needed.contains(b);
     }
 
     /** Downloads or decodes the bundle and checks its SHA-256; null with lastError set on any problem. */
