@@ -74,6 +74,10 @@ class PlanIT {
             assertTrue(r.stdout().contains("# tuner note.iso: SCHED_ISO is absent on this kernel"), r.stdout());
             // Emulated ISO's rule, not RT throttling as its stand-in (issue 19).
             assertTrue(r.stdout().contains("# tuner sched.rule: emulated ISO (iso_cpu 90 %"), r.stdout());
+            // The supervisor found the probe's thread at the ISO band; the timer probe is too light to be demoted.
+            assertTrue(java.util.regex.Pattern.compile("# tuner iso\\.threads: [1-9]\\d* on 1 CPU\\(s\\)")
+                    .matcher(r.stdout()).find(), r.stdout());
+            assertTrue(r.stdout().contains("# tuner iso.demotions: 0"), r.stdout());
             JsonObject json = JsonParser.parseString(Files.readString(dir.resolve("report.json"))).getAsJsonObject();
             assertEquals(1, json.get("schema").getAsInt());
             assertEquals(4, json.getAsJsonArray("cells").size());
