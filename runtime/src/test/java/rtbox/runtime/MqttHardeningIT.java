@@ -103,4 +103,44 @@ class MqttHardeningIT extends MqttFixture {
         assertTrue(result.payload().contains("took no samples"), result.payload());
         assertEquals(200, reply(control.command(A, "status", "")).get("code").getAsInt());
     }
+
+    /**
+     * Damaged and foreign outbox files (0 and 2 bytes, a topic with '#', a non-numeric
+     * name: before, a stray junk.msg stopped MQTT from starting and a short file stopped
+     * all sending while the status said online) are set aside as .bad with a log line
+     * naming each, and what else is queued is sent.
+     */
+    @Test
+    void badOutboxFilesAreSetAsideAndSendingGoesOn() throws Exception {
+        broker = new Mosquitto(brokerDir, false, A, "b1");
+        control = new ControlRoom(broker.uri(), Mosquitto.CONTROL, Mosquitto.PASSWORD, "rtbox/v1/up/#");
+        rtbox = new Rtbox(home);
+        MqttIT.configure(rtbox, broker, A);
+        java.nio.file.Path outbox = home.resolve("data/mqtt/outbox");
+        Files.createDirectories(outbox);
+        Files.write(outbox.resolve("0000000000000001.msg"), new byte[0]);
+        Files.write(outbox.resolve("0000000000000002.msg"), new byte[] {0, 1});
+        Files.write(outbox.resolve("0000000000000003.msg"), message("rtbox/v1/up/a1/#", "{}"));
+        Files.write(outbox.resolve("0000000000000004.msg"), message("rtbox/v1/up/a1/reply/left-over",
+                "{\"left\":\"over\"}"));
+        Files.write(outbox.resolve("junk.msg"), "junk".getBytes(StandardCharsets.UTF_8));
+        rtbox.start("serve");
+        awaitOnline();
+        assertNotNull(control.await(m -> m.topic().equals("rtbox/v1/up/a1/reply/left-over"), 15_000),
+                "the good message was not sent; stderr: " + rtbox.err);
+        assertEquals(200, reply(control.command(A, "status", "")).get("code").getAsInt());
+        String err = String.join("\n", rtbox.err);
+        for (String bad : new String[] {"0000000000000001.msg", "0000000000000002.msg", "0000000000000003.msg",
+                "junk.msg"}) {
+            assertTrue(Files.exists(outbox.resolve(bad + ".bad")), bad + " not set aside");
+            assertTrue(err.contains(bad), "no log line names " + bad + ": " + err);
+        }
+    }
+
+    /** An outbox file of the first format: topic length, topic, payload. */
+    private static byte[] message(String topic, String payload) {
+        byte[] t = topic.getBytes(StandardCharsets.UTF_8);
+        byte[] p = payload.getBytes(StandardCharsets.UTF_8);
+        return java.nio.ByteBuffer.allocate(4 + t.length + p.length).putInt(t.length).put(t).put(p).array();
+    }
 }

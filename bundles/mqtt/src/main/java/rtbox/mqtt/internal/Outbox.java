@@ -23,6 +23,13 @@ import java.util.TreeMap;
  * between the acknowledgement and the removal sends it again: receivers drop the
  * repeat by its (run, sequence).
  *
+ * <p>File format: the magic {@code RTB2}, the CRC-32 of the rest, the topic's length, the
+ * topic (UTF-8) and the payload. A file of the first format (topic length, topic, payload,
+ * without magic or checksum) is still read. A file that does not read back whole (empty,
+ * torn, a bit flipped, a topic with a wildcard, a name that is not a number) is set aside
+ * as {@code NAME.bad} with a log line naming it, and the next message goes: one bad file
+ * must not stop all sending, nor MQTT from starting.
+ *
  * <p>Disk policy: nothing queued is dropped. {@link #full()} says when the queued
  * bytes reach the limit; the appliance then refuses new runs until the outbox drains,
  * so the outbox can grow past the limit only by what the runs already going add.
@@ -33,6 +40,8 @@ final class Outbox {
     }
 
     private static final String SUFFIX = ".msg";
+    /** "RTB2": no topic of the first format is 1.4 GB long, so old files are told apart. */
+    private static final int MAGIC = 0x52544232;
     private final Path dir;
     private final long maxBytes;
     private final TreeMap<Long, Long> sizes = new TreeMap<>();
@@ -49,7 +58,12 @@ final class Outbox {
                 if (name.endsWith(".tmp")) {
                     Files.delete(f); // a write that a crash cut short: it was never queued
                 } else if (name.endsWith(SUFFIX)) {
-                    long id = Long.parseLong(name.substring(0, name.length() - SUFFIX.length()));
+                    String number = name.substring(0, name.length() - SUFFIX.length());
+                    if (!number.matches("\\d{1,18}")) {
+                        setAside(f, "its name is not a message number");
+                        continue;
+                    }
+                    long id = Long.parseLong(number);
                     long size = Files.size(f);
                     sizes.put(id, size);
                     bytes += size;
@@ -63,8 +77,11 @@ final class Outbox {
     synchronized long add(String topic, byte[] payload) throws IOException {
         long id = next++;
         byte[] t = topic.getBytes(StandardCharsets.UTF_8);
-        ByteBuffer buf = ByteBuffer.allocate(4 + t.length + payload.length);
-        buf.putInt(t.length).put(t).put(payload);
+        ByteBuffer buf = ByteBuffer.allocate(12 + t.length + payload.length);
+        buf.putInt(MAGIC).putInt(0).putInt(t.length).put(t).put(payload);
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(buf.array(), 8, buf.capacity() - 8);
+        buf.putInt(4, (int) crc.getValue());
         Path file = dir.resolve(name(id));
         DurableFile.write(file, buf.array());
         long size = Files.size(file);
@@ -83,34 +100,94 @@ final class Outbox {
         return id;
     }
 
-    /** Every queued message, oldest first. */
+    /** Every queued message that reads back whole, oldest first; damaged ones are set aside. */
     synchronized List<Entry> all() throws IOException {
         List<Entry> all = new ArrayList<>();
-        for (long id : sizes.keySet()) {
-            all.add(read(id));
+        for (long id : new ArrayList<>(sizes.keySet())) {
+            Entry e = readOrSetAside(id);
+            if (e != null) {
+                all.add(e);
+            }
         }
         return all;
     }
 
-    /** The oldest message, or null when the outbox is empty. */
+    /** The oldest message that reads back whole (damaged ones before it are set aside), or null when none. */
     synchronized Entry first() throws IOException {
-        if (sizes.isEmpty()) {
-            return null;
+        while (!sizes.isEmpty()) {
+            Entry e = readOrSetAside(sizes.firstKey());
+            if (e != null) {
+                return e;
+            }
         }
-        return read(sizes.firstKey());
+        return null;
     }
 
-    private Entry read(long id) throws IOException {
-        ByteBuffer buf = ByteBuffer.wrap(Files.readAllBytes(dir.resolve(name(id))));
+    private Entry readOrSetAside(long id) throws IOException {
+        Path f = dir.resolve(name(id));
+        String damage;
+        try {
+            return read(id, Files.readAllBytes(f));
+        } catch (java.nio.file.NoSuchFileException e) {
+            damage = "it is gone";
+        } catch (Damaged e) {
+            damage = e.getMessage();
+        }
+        Long size = sizes.remove(id);
+        bytes -= size == null ? 0 : size;
+        if (Files.exists(f)) {
+            setAside(f, damage);
+        } else {
+            Appliance.LOG.warn("outbox: " + f + " " + damage + ": skipped");
+        }
+        return null;
+    }
+
+    /** A stored message that does not read back whole. */
+    private static final class Damaged extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        Damaged(String message) {
+            super(message);
+        }
+    }
+
+    private static Entry read(long id, byte[] bytes) throws Damaged {
+        ByteBuffer buf = ByteBuffer.wrap(bytes);
+        if (bytes.length < 4) {
+            throw new Damaged("is " + bytes.length + " bytes long, too short for a message");
+        }
+        if (buf.getInt(0) == MAGIC) {
+            if (bytes.length < 12) {
+                throw new Damaged("is " + bytes.length + " bytes long, too short for a message");
+            }
+            java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+            crc.update(bytes, 8, bytes.length - 8);
+            if ((int) crc.getValue() != buf.getInt(4)) {
+                throw new Damaged("fails its checksum (a bit changed on disk, or a write cut short)");
+            }
+            buf.position(8);
+        }
         int n = buf.getInt();
-        if (n < 0 || n > buf.remaining()) {
-            throw new IOException("outbox message " + dir.resolve(name(id)) + " is damaged: topic length " + n);
+        if (n <= 0 || n > buf.remaining()) {
+            throw new Damaged("has a topic length of " + n + " with " + buf.remaining() + " bytes left");
         }
         byte[] t = new byte[n];
         buf.get(t);
+        String topic = new String(t, StandardCharsets.UTF_8);
+        if (topic.contains("#") || topic.contains("+") || topic.indexOf('\0') >= 0) {
+            throw new Damaged("has the topic '" + Dispatcher.cut(topic, 100) + "', which cannot be published to");
+        }
         byte[] payload = new byte[buf.remaining()];
         buf.get(payload);
-        return new Entry(id, new String(t, StandardCharsets.UTF_8), payload);
+        return new Entry(id, topic, payload);
+    }
+
+    private static void setAside(Path f, String why) throws IOException {
+        Path bad = f.resolveSibling(f.getFileName() + ".bad");
+        Files.move(f, bad, StandardCopyOption.REPLACE_EXISTING);
+        Appliance.LOG.warn("outbox: " + f + " " + why + ": set aside as " + bad.getFileName()
+                + "; the other messages go on");
     }
 
     /** Removes a message the broker acknowledged. */

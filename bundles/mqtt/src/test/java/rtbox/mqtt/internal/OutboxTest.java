@@ -59,4 +59,44 @@ class OutboxTest {
         o.add("t", new byte[60]);
         assertEquals(3, o.size(), "a full outbox still keeps what is added");
     }
+
+    /** A message file of the first format: topic length, topic, payload, no checksum. */
+    private static byte[] firstFormat(String topic, String payload) {
+        byte[] t = topic.getBytes(StandardCharsets.UTF_8);
+        byte[] p = payload.getBytes(StandardCharsets.UTF_8);
+        return java.nio.ByteBuffer.allocate(4 + t.length + p.length).putInt(t.length).put(t).put(p).array();
+    }
+
+    @Test
+    void damagedAndForeignFilesAreSetAsideAndTheRestGoes() throws Exception {
+        Outbox o = new Outbox(dir, 1 << 20);
+        long good1 = o.add("rtbox/v1/up/a1/reply/r1", "{\"ok\":1}".getBytes(StandardCharsets.UTF_8));
+        long flipped = o.add("rtbox/v1/up/a1/reply/r2", "{\"ok\":2}".getBytes(StandardCharsets.UTF_8));
+        long good2 = o.add("rtbox/v1/up/a1/reply/r3", "{\"ok\":3}".getBytes(StandardCharsets.UTF_8));
+        Path f = dir.resolve(String.format("%016d.msg", flipped));
+        byte[] b = Files.readAllBytes(f);
+        b[b.length - 2] ^= 0x04; // one bit of the payload
+        Files.write(f, b);
+        Files.write(dir.resolve("0000000000000010.msg"), new byte[0]);
+        Files.write(dir.resolve("0000000000000011.msg"), new byte[] {0, 1});
+        Files.write(dir.resolve("0000000000000012.msg"), firstFormat("rtbox/v1/up/#", "{}"));
+        Files.write(dir.resolve("0000000000000013.msg"), firstFormat("rtbox/v1/up/a1/reply/old", "{\"old\":1}"));
+        Files.write(dir.resolve("junk.msg"), "junk".getBytes(StandardCharsets.UTF_8));
+
+        Outbox again = new Outbox(dir, 1 << 20); // a stray junk.msg threw NumberFormatException here
+        assertTrue(Files.exists(dir.resolve("junk.msg.bad")));
+        java.util.List<String> sent = new java.util.ArrayList<>();
+        for (Outbox.Entry e = again.first(); e != null; e = again.first()) {
+            sent.add(e.topic() + " " + new String(e.payload(), StandardCharsets.UTF_8));
+            again.remove(e.id());
+        }
+        assertEquals(java.util.List.of("rtbox/v1/up/a1/reply/r1 {\"ok\":1}", "rtbox/v1/up/a1/reply/r3 {\"ok\":3}",
+                "rtbox/v1/up/a1/reply/old {\"old\":1}"), sent, "the good ones, the old format too, in order");
+        for (String bad : new String[] {String.format("%016d.msg", flipped), "0000000000000010.msg",
+                "0000000000000011.msg", "0000000000000012.msg"}) {
+            assertTrue(Files.exists(dir.resolve(bad + ".bad")), bad + " not set aside");
+        }
+        assertEquals(0, again.bytes());
+        assertTrue(good2 > good1);
+    }
 }
