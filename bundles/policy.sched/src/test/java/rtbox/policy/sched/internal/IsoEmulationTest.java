@@ -89,8 +89,12 @@ class IsoEmulationTest {
     }
 
     private Shares run(int isoCpu, long warmupMs, long measureMs) throws Exception {
+        return run(Map.of("policy", "iso", "iso_cpu", Integer.toString(isoCpu)), "iso@" + isoCpu, warmupMs, measureMs);
+    }
+
+    private Shares run(Map<String, String> settings, String label, long warmupMs, long measureMs) throws Exception {
         SchedTuner t = new SchedTuner();
-        t.stateFile(dir.resolve("state-" + isoCpu));
+        t.stateFile(dir.resolve("state-" + label.replace('@', '-')));
         Spinner iso;
         Spinner normal;
         Map<String, String> changes;
@@ -98,7 +102,7 @@ class IsoEmulationTest {
         double normalShare;
         double othersShare;
         SchedPolicy after;
-        PolicyHandle h = t.apply(Map.of("policy", "iso", "iso_cpu", Integer.toString(isoCpu)), null);
+        PolicyHandle h = t.apply(settings, null);
         try {
             rtbox.api.EffectivePolicy eff = h.effectivePolicy().get();
             // As the runner does: the ISO threads start at the tuner's effective policy.
@@ -135,8 +139,8 @@ class IsoEmulationTest {
         changes = h.changes();
         Shares s = new Shares(isoShare, normalShare, othersShare, iso.longestGapNs / 1_000_000, normal.longestGapNs / 1_000_000,
                 changes, after);
-        System.out.printf(java.util.Locale.ROOT, "iso@%d on CPU %d: ISO thread %.1f %%, normal thread %.1f %%, other tasks %.1f %%, longest "
-                + "waits %d ms (ISO) and %d ms (normal); %s%n", isoCpu, CPU, 100 * isoShare, 100 * normalShare, 100 * othersShare,
+        System.out.printf(java.util.Locale.ROOT, "%s on CPU %d: ISO thread %.1f %%, normal thread %.1f %%, other tasks %.1f %%, longest "
+                + "waits %d ms (ISO) and %d ms (normal); %s%n", label, CPU, 100 * isoShare, 100 * normalShare, 100 * othersShare,
                 s.isoLongestGapMs(), s.normalLongestGapMs(), changes.entrySet().stream()
                         .filter(e -> e.getKey().startsWith("iso.")).map(e -> e.getKey() + "=" + e.getValue())
                         .reduce((a, b) -> a + ", " + b).orElse(""));
@@ -170,5 +174,21 @@ class IsoEmulationTest {
         assertTrue(s.iso() >= 0.90, "ISO thread's share: " + s.iso());
         assertEquals("0", s.changes().get("iso.demotions"));
         assertEquals(SchedPolicy.RR, s.isoPolicyAfter());
+    }
+
+    /**
+     * The rule ISO used to be stood in for by, side by side in figures: the same thread at RR 1
+     * with RT throttling at 70 % (rt_runtime_us), which stops it for 300 ms of every second
+     * instead of demoting it. Only its own limits are checked; the waits are printed.
+     */
+    @Test
+    void throttlingAt70StopsTheRtThreadInsteadOfDemotingIt() throws Exception {
+        long period = Sysctl.read(Path.of("/proc/sys/kernel/sched_rt_period_us"));
+        long before = Sysctl.read(Path.of("/proc/sys/kernel/sched_rt_runtime_us"));
+        Shares s = run(Map.of("policy", "rr", "priority", "1", "rt_runtime_us", Long.toString(period * 70 / 100)),
+                "rr:1 throttled at 70 %", 1000, 5000);
+        assertTrue(s.iso() >= 0.63 && s.iso() <= 0.73, "throttled RT thread's share: " + s.iso());
+        assertTrue(s.isoLongestGapMs() >= 250, "stopped for the rest of each period: " + s.isoLongestGapMs() + " ms");
+        assertEquals(before, Sysctl.read(Path.of("/proc/sys/kernel/sched_rt_runtime_us")));
     }
 }
