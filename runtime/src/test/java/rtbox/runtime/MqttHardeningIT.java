@@ -143,4 +143,39 @@ class MqttHardeningIT extends MqttFixture {
         byte[] p = payload.getBytes(StandardCharsets.UTF_8);
         return java.nio.ByteBuffer.allocate(4 + t.length + p.length).putInt(t.length).put(t).put(p).array();
     }
+
+    /**
+     * A plain jar (no Bundle-SymbolicName) was installed, or replaced rtbox.workload.pipe;
+     * a file: url with a wrong hash revealed the file's SHA-256. Now: 400, nothing installed
+     * or replaced, no hash of a file the sender does not have.
+     */
+    @Test
+    void aPlainJarIsNotABundleAndAFilesHashIsNotRevealed() throws Exception {
+        serve(false);
+        java.util.jar.Manifest mf = new java.util.jar.Manifest();
+        mf.getMainAttributes().put(java.util.jar.Attributes.Name.MANIFEST_VERSION, "1.0");
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        try (java.util.jar.JarOutputStream j = new java.util.jar.JarOutputStream(out, mf)) {
+            j.putNextEntry(new java.util.jar.JarEntry("x.txt"));
+            j.write("plain".getBytes(StandardCharsets.UTF_8));
+        }
+        byte[] jar = out.toByteArray();
+        String sha = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(jar));
+        String data = "\"data\":\"" + java.util.Base64.getEncoder().encodeToString(jar) + "\",\"sha256\":\"" + sha + "\"";
+        JsonObject r = reply(control.command(A, "install", data));
+        assertEquals(400, r.get("code").getAsInt(), r.toString());
+        assertTrue(r.get("message").getAsString().contains("no Bundle-SymbolicName"), r.toString());
+        r = reply(control.command(A, "update", "\"bundle\":\"rtbox.workload.pipe\"," + data));
+        assertEquals(400, r.get("code").getAsInt(), r.toString());
+        assertTrue(r.get("message").getAsString().contains("no Bundle-SymbolicName"), r.toString());
+
+        java.nio.file.Path secret = home.resolve("secret.txt");
+        Files.writeString(secret, "secret");
+        String secretSha = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest("secret".getBytes(StandardCharsets.UTF_8)));
+        r = reply(control.command(A, "install", "\"url\":\"" + secret.toUri() + "\",\"sha256\":\"" + "0".repeat(64)
+                + "\""));
+        assertEquals(400, r.get("code").getAsInt(), r.toString());
+        assertTrue(!r.toString().contains(secretSha), r.toString());
+    }
 }

@@ -112,6 +112,12 @@ final class BundleCommands {
             return lastError;
         }
         String before = b.getVersion().toString();
+        String name = symbolicName(file);
+        if (!java.util.Objects.equals(b.getSymbolicName(), name)) {
+            delete(file);
+            return Reply.bad("the jar is bundle " + name + ", not " + b.getSymbolicName() + ": an update must be the"
+                    + " same bundle; install it instead");
+        }
         try (InputStream in = Files.newInputStream(file)) {
             b.update(in);
         } catch (BundleException e) {
@@ -294,11 +300,29 @@ final class BundleCommands {
         String got = HexFormat.of().formatHex(md.digest());
         if (!got.equalsIgnoreCase(sha)) {
             delete(file);
-            lastError = Reply.bad("SHA-256 mismatch: the bundle's bytes hash to " + got + ", the command says "
-                    + sha.toLowerCase(Locale.ROOT) + ": not installed");
+            // The hash of bytes the sender sent is theirs; that of a file a url named (file:///etc/shadow) is not.
+            lastError = Reply.bad("SHA-256 mismatch: the bundle's bytes hash to " + (data != null ? got
+                    : "another value") + ", the command says " + sha.toLowerCase(Locale.ROOT) + ": not installed");
+            return null;
+        }
+        String name = symbolicName(file);
+        if (name == null) {
+            delete(file);
+            lastError = Reply.bad("not an OSGi bundle: the jar's manifest has no Bundle-SymbolicName: not installed");
             return null;
         }
         return file;
+    }
+
+    /** The jar's Bundle-SymbolicName without its directives, or null when it has none (or is no jar). */
+    static String symbolicName(Path jar) {
+        try (java.util.jar.JarFile j = new java.util.jar.JarFile(jar.toFile())) {
+            java.util.jar.Manifest m = j.getManifest();
+            String n = m == null ? null : m.getMainAttributes().getValue("Bundle-SymbolicName");
+            return n == null || n.isBlank() ? null : n.split(";")[0].trim();
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     private void refresh(Bundle b) {

@@ -177,4 +177,20 @@ class DispatcherTest {
                 last().toString());
         assertEquals(0, executed.get());
     }
+
+    @Test
+    void anEmptyVerbAndASchemaObjectAre4xxNotAJavaException() throws Exception {
+        String expires = ",\"expires\":\"" + java.time.Instant.now().plusSeconds(60) + "\"";
+        dispatcher.command(Topics.ROOT + "/down/" + A + "/cmd/", ("{\"requestId\":\"e1\"" + expires + "}").getBytes(
+                StandardCharsets.UTF_8), false);
+        JsonObject r = last();
+        assertTrue(r.get("code").getAsInt() >= 400 && r.get("code").getAsInt() < 500, r.toString());
+        assertTrue(!r.get("message").getAsString().contains("Exception"), r.toString());
+        dispatcher.command(Topics.command(A, "selftest"), ("{\"requestId\":\"e2\",\"schema\":{}" + expires + "}")
+                .getBytes(StandardCharsets.UTF_8), false);
+        r = last();
+        assertEquals(400, r.get("code").getAsInt(), r.toString());
+        assertTrue(r.get("message").getAsString().contains("schema"), r.toString());
+        assertEquals(0, executed.get());
+    }
 }
