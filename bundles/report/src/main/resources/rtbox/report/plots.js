@@ -17,6 +17,7 @@ export const CAUSE_COLOURS = {
   "unexplained": "#000000",
   "preempted": "#a6761d",
   "interrupt": "#31a354",
+  "late wake-up": "#e7298a",
 };
 /** One colour per cell when the cells of a plan are overlaid (or two runs compared). */
 export const CELL_COLOURS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf"];
