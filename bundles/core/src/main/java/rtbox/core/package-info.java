@@ -1,10 +1,11 @@
 /**
- * Shared measuring parts for probes: the latency recorder that every probe's
- * measuring loop writes into (preallocated, lock-free, allocation-free), and the
- * runner service that runs a probe with its JVM hiccup monitor, system
- * information and verdict; and the run request's schema ({@link rtbox.core.RunSchema}), which
- * every front end that describes a run reads with.
+ * The runner and its API: the runner service that runs a probe with its JVM hiccup
+ * monitor, system information and verdict, the run request and its schema
+ * ({@link rtbox.core.RunSchema}, which every front end that describes a run reads with),
+ * thresholds and reports. What a probe's own code uses (the recorder, parameter checks,
+ * busy windows) is the toolkit, {@link rtbox.core.toolkit}, versioned on its own. 2.0.0:
+ * those classes moved there.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.5.0")
+@org.osgi.annotation.versioning.Version("2.0.0")
 package rtbox.core;

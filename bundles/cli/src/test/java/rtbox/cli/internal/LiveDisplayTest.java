@@ -8,7 +8,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import rtbox.core.LatencyRecorder;
+import rtbox.core.toolkit.LatencyRecorder;
 
 class LiveDisplayTest {
     private static LatencyRecorder thread(int index, long... samplesNs) {

@@ -89,7 +89,7 @@ final class Attribution {
 
     /**
      * As above, and a spike inside a window in which a workload said it was busy
-     * ({@link rtbox.core.BusyWindows}) is labelled "workload" with that workload's name.
+     * ({@link rtbox.core.toolkit.BusyWindows}) is labelled "workload" with that workload's name.
      * A JVM pause still comes first: it would delay the probe whatever the load did.
      */
     static List<Spike> label(ThreadResult thread, List<JvmStall> jvm, List<JvmStall> hiccups,

@@ -15,7 +15,7 @@ import rtbox.api.SchedPolicy;
 import rtbox.api.result.Histogram;
 import rtbox.api.result.JvmStall;
 import rtbox.api.result.Spike;
-import rtbox.core.LatencyRecorder;
+import rtbox.core.toolkit.LatencyRecorder;
 import rtbox.os.MonotonicClock;
 import rtbox.os.OsException;
 import rtbox.os.Sched;

@@ -157,8 +157,8 @@ final class LoadSet {
 
     /** Keeps the busy windows of a workload that records them, before it is stopped. */
     private void collectBusy(Slot s) {
-        if (s.handle instanceof rtbox.core.BusyWindows) {
-            long[] w = ((rtbox.core.BusyWindows) s.handle).busyWindows();
+        if (s.handle instanceof rtbox.core.toolkit.BusyWindows) {
+            long[] w = ((rtbox.core.toolkit.BusyWindows) s.handle).busyWindows();
             for (int i = 0; i + 1 < w.length; i += 2) {
                 // Absolute monotonic times for now; the runner makes them run offsets.
                 busy.add(new rtbox.api.result.JvmStall(w[i], w[i + 1] - w[i], "workload", s.spec.name()));

@@ -15,7 +15,7 @@ import rtbox.api.RtboxException;
 import rtbox.api.RunParameters;
 import rtbox.api.SchedPolicy;
 import rtbox.core.LoadSpec;
-import rtbox.core.Parameters;
+import rtbox.core.toolkit.Parameters;
 import rtbox.core.RunRequest;
 import rtbox.core.RunSchema;
 import rtbox.core.Thresholds;

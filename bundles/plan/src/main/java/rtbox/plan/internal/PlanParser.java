@@ -158,12 +158,12 @@ final class PlanParser {
         }
         long totalNs = 0;
         for (Spec s : specs) {
-            totalNs += s.durationNs == null ? 0 : Math.min(s.durationNs, rtbox.core.ParameterChecks.MAX_DURATION_NS)
+            totalNs += s.durationNs == null ? 0 : Math.min(s.durationNs, rtbox.core.toolkit.ParameterChecks.MAX_DURATION_NS)
                     * axes;
         }
-        if (totalNs > rtbox.core.ParameterChecks.MAX_DURATION_NS) {
+        if (totalNs > rtbox.core.toolkit.ParameterChecks.MAX_DURATION_NS) {
             problems.add("$: the cells' durations add up to " + Math.round(totalNs / 3600e9) + " h: at most "
-                    + rtbox.core.ParameterChecks.MAX_DURATION_NS / 3_600_000_000_000L + " h in one plan");
+                    + rtbox.core.toolkit.ParameterChecks.MAX_DURATION_NS / 3_600_000_000_000L + " h in one plan");
         }
         List<Cell> out = new ArrayList<>();
         for (Spec s : specs) {

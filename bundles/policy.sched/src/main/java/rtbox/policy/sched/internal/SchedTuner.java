@@ -26,7 +26,7 @@ import rtbox.api.PolicyHandle;
 import rtbox.api.RtboxException;
 import rtbox.api.RunContext;
 import rtbox.api.SchedPolicy;
-import rtbox.core.Parameters;
+import rtbox.core.toolkit.Parameters;
 import rtbox.os.OsException;
 import rtbox.os.Sched;
 

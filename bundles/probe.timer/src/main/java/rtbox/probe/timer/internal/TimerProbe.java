@@ -15,8 +15,8 @@ import rtbox.api.RunParameters;
 import rtbox.api.result.BreakTrace;
 import rtbox.api.result.ProbeResult;
 import rtbox.api.result.ThreadResult;
-import rtbox.core.LatencyRecorder;
-import rtbox.core.ParameterChecks;
+import rtbox.core.toolkit.LatencyRecorder;
+import rtbox.core.toolkit.ParameterChecks;
 import rtbox.os.MemoryLock;
 import rtbox.os.OsException;
 

@@ -4,7 +4,7 @@ import rtbox.api.RtboxException;
 import rtbox.api.RunParameters;
 import rtbox.api.SchedPolicy;
 import rtbox.api.result.ThreadResult;
-import rtbox.core.LatencyRecorder;
+import rtbox.core.toolkit.LatencyRecorder;
 import rtbox.os.MonotonicClock;
 import rtbox.os.OsException;
 import rtbox.os.Sched;

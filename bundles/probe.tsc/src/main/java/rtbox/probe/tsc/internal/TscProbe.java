@@ -15,7 +15,7 @@ import rtbox.api.RunContext;
 import rtbox.api.RunParameters;
 import rtbox.api.SchedPolicy;
 import rtbox.api.result.ProbeResult;
-import rtbox.core.ParameterChecks;
+import rtbox.core.toolkit.ParameterChecks;
 import rtbox.api.result.Spike;
 import rtbox.api.result.ThreadResult;
 import rtbox.core.RtThrottling;

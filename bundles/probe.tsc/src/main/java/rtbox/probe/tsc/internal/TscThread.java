@@ -5,7 +5,7 @@ import java.util.concurrent.CountDownLatch;
 import rtbox.api.RunParameters;
 import rtbox.api.SchedPolicy;
 import rtbox.api.result.ThreadResult;
-import rtbox.core.LatencyRecorder;
+import rtbox.core.toolkit.LatencyRecorder;
 import rtbox.os.OsException;
 import rtbox.os.Sched;
 import rtbox.os.Tsc;

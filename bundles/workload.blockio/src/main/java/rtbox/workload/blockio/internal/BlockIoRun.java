@@ -10,7 +10,7 @@ import org.HdrHistogram.Histogram;
 
 import rtbox.api.RtboxException;
 import rtbox.api.WorkloadHandle;
-import rtbox.core.BusyWindows;
+import rtbox.core.toolkit.BusyWindows;
 import rtbox.os.BlockReader;
 import rtbox.os.DiskInfo;
 import rtbox.os.OsException;

@@ -15,7 +15,7 @@ import rtbox.api.RtboxException;
 import rtbox.api.RunContext;
 import rtbox.api.Workload;
 import rtbox.api.WorkloadHandle;
-import rtbox.core.Parameters;
+import rtbox.core.toolkit.Parameters;
 import rtbox.os.BlockReader;
 import rtbox.os.DiskInfo;
 import rtbox.os.Errno;

@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * When block reads were in flight, for the runner's spike attribution
- * ({@link rtbox.core.BusyWindows}): a ring of (start, end) pairs in
+ * ({@link rtbox.core.toolkit.BusyWindows}): a ring of (start, end) pairs in
  * System.nanoTime, preallocated, written by the reading thread without allocating
  * or locking, and read once by the runner after the run while reads go on.
  *

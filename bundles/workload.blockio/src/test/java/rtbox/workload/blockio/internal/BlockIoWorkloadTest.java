@@ -180,7 +180,7 @@ class BlockIoWorkloadTest {
         // stall of this thread made the pacing catch up with reads back to back (one window).
         long t0 = System.nanoTime();
         BlockIoRun run = (BlockIoRun) new BlockIoWorkload().start(params("bs", "4k", "rate", "4", "count", "200"), CTX);
-        assertTrue(run instanceof rtbox.core.BusyWindows, "the runner finds the windows through BusyWindows");
+        assertTrue(run instanceof rtbox.core.toolkit.BusyWindows, "the runner finds the windows through BusyWindows");
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (run.running() && System.nanoTime() < deadline) {
             Thread.sleep(5);

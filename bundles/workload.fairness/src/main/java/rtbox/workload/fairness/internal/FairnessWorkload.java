@@ -14,7 +14,7 @@ import rtbox.api.RunContext;
 import rtbox.api.SchedPolicy;
 import rtbox.api.Workload;
 import rtbox.api.WorkloadHandle;
-import rtbox.core.Parameters;
+import rtbox.core.toolkit.Parameters;
 import rtbox.os.ThreadSettings;
 
 /**

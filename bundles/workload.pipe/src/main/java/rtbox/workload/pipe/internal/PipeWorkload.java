@@ -13,7 +13,7 @@ import rtbox.api.RtboxException;
 import rtbox.api.RunContext;
 import rtbox.api.Workload;
 import rtbox.api.WorkloadHandle;
-import rtbox.core.Parameters;
+import rtbox.core.toolkit.Parameters;
 import rtbox.os.ThreadSettings;
 
 /**

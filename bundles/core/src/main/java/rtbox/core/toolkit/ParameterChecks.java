@@ -1,4 +1,6 @@
-package rtbox.core;
+package rtbox.core.toolkit;
+
+import rtbox.core.RunSchema;
 
 import rtbox.api.RtboxException;
 import rtbox.api.RunParameters;

@@ -1,4 +1,4 @@
-package rtbox.core;
+package rtbox.core.toolkit;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

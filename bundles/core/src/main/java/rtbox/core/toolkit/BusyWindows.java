@@ -1,4 +1,4 @@
-package rtbox.core;
+package rtbox.core.toolkit;
 
 import org.osgi.annotation.versioning.ConsumerType;
 

@@ -1,4 +1,4 @@
-package rtbox.core;
+package rtbox.core.toolkit;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
