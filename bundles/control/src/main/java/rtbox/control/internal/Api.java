@@ -1,5 +1,7 @@
 package rtbox.control.internal;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -29,6 +31,8 @@ import rtbox.control.ControlWeb;
  * {@link Queries}, {@link Operations}, {@link Compare}, {@link Records}, {@link Users}.
  */
 final class Api extends HttpServlet {
+    private static final Logger LOG = LoggerFactory.getLogger("rtbox.control.api");
+
     private static final long serialVersionUID = 1;
     private static final int MAX_JSON_BYTES = 4 * 1024 * 1024;
     private final transient ControlRoom room;
@@ -54,11 +58,10 @@ final class Api extends HttpServlet {
         } catch (BadRequest e) {
             send(resp, e.status, error(e.getMessage()));
         } catch (SQLException e) {
-            System.err.println("rtbox control: api: " + method + " " + path + ": " + Db.rootMessage(e));
+            LOG.warn(method + " " + path + ": " + Db.rootMessage(e));
             send(resp, 500, error("database: " + Db.rootMessage(e)));
         } catch (RuntimeException e) {
-            System.err.println("rtbox control: api: " + method + " " + path + ": " + e);
-            e.printStackTrace();
+            LOG.error(method + " " + path + ": " + e, e);
             send(resp, 500, error(e.toString()));
         }
     }

@@ -1,5 +1,7 @@
 package rtbox.control.internal;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.Dictionary;
@@ -39,7 +41,7 @@ import rtbox.plan.Plans;
         ConfigurationPolicy.REQUIRE, immediate = true)
 public class ControlRoom {
     static final String PID = "rtbox.control.serve";
-    private static final String LOG = "rtbox control: ";
+    private static final Logger LOG = LoggerFactory.getLogger("rtbox.control");
     /** Why the last start failed, for rtbox control to print (null when it did not). */
     static volatile String lastFailure;
 
@@ -97,7 +99,7 @@ public class ControlRoom {
             mqtt.connect(30_000);
         } catch (Exception e) {
             lastFailure = Db.rootMessage(e);
-            System.err.println(LOG + "cannot start: " + lastFailure);
+            LOG.warn("cannot start: " + lastFailure);
             deactivate();
             throw e;
         }
@@ -171,7 +173,7 @@ public class ControlRoom {
         try {
             records.issue("verdict", appliance, run, "signed off by the plan's verdict (signOff=verdict)", "verdict");
         } catch (BadRequest | SQLException e) {
-            System.err.println(LOG + "no record for run " + run + " of " + appliance + ": " + e.getMessage());
+            LOG.warn("no record for run " + run + " of " + appliance + ": " + e.getMessage());
         }
     }
 

@@ -1,5 +1,7 @@
 package rtbox.control.internal;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.sql.SQLException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -21,7 +23,7 @@ import com.google.gson.JsonObject;
  * (MqttLink tries it again; the broker delivers it again after a reconnect).
  */
 final class Ingest {
-    private static final String LOG = "rtbox control: ingest: ";
+    private static final Logger LOG = LoggerFactory.getLogger("rtbox.control.ingest");
     private final Decoder decoder;
     private final IngestStore store;
     private final Events events;
@@ -107,12 +109,12 @@ final class Ingest {
                     // Sent again it would be refused again: counted, logged, not stored, and the ingest goes on.
                     reject(a.topic(), "bad-message", "the database refused it: " + Db.rootMessage(e));
                 } else {
-                    System.err.println(LOG + "could not store a message on " + a.topic() + " (" + Db.rootMessage(e)
+                    LOG.warn("could not store a message on " + a.topic() + " (" + Db.rootMessage(e)
                             + "): it will be tried again");
                     failed.add(a);
                 }
             } catch (RuntimeException e) {
-                System.err.println(LOG + "could not store a message on " + a.topic() + " (" + e + "): it will be"
+                LOG.warn("could not store a message on " + a.topic() + " (" + e + "): it will be"
                         + " tried again");
                 failed.add(a);
             }
@@ -145,14 +147,14 @@ final class Ingest {
         try {
             after.accept(m, o);
         } catch (RuntimeException e) {
-            System.err.println(LOG + "after storing " + a.topic() + ": " + e);
+            LOG.warn("after storing " + a.topic() + ": " + e);
         }
     }
 
     private void reject(String topic, String reason, String detail) {
         rejected.get(reason).incrementAndGet();
         String shownTopic = topic.length() > 200 ? topic.substring(0, 200) + "..." : topic;
-        System.err.println(LOG + "rejected a message on " + shownTopic + ": " + reason + ": " + detail);
+        LOG.warn("rejected a message on " + shownTopic + ": " + reason + ": " + detail);
         JsonObject r = new JsonObject();
         r.addProperty("at", java.time.Instant.now().toString());
         r.addProperty("topic", shownTopic);

@@ -1,5 +1,7 @@
 package rtbox.control.internal;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -48,7 +50,7 @@ import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
  * (a packet id of the old connection may name another message on the new one).
  */
 final class MqttLink implements Commander.Publisher, AutoCloseable {
-    private static final String LOG = "rtbox control: mqtt: ";
+    private static final Logger LOG = LoggerFactory.getLogger("rtbox.control.mqtt");
     /** Most messages per transaction. */
     static final int BATCH = 64;
     /** Payload bytes decoded and waiting for the writer, at most (Paho's thread waits beyond). */
@@ -99,9 +101,9 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
             public void connectComplete(boolean reconnect, String serverURI) {
                 try {
                     client.subscribe(Decoder.UP + "#", 1);
-                    System.err.println(LOG + (reconnect ? "reconnected to " : "connected to ") + serverURI);
+                    LOG.info((reconnect ? "reconnected to " : "connected to ") + serverURI);
                 } catch (MqttException e) {
-                    System.err.println(LOG + "cannot subscribe to " + Decoder.UP + "#: " + e);
+                    LOG.warn("cannot subscribe to " + Decoder.UP + "#: " + e);
                 }
             }
 
@@ -110,7 +112,7 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
                 synchronized (ackLock) {
                     connection++;
                 }
-                System.err.println(LOG + "connection lost (" + cause + "); reconnecting");
+                LOG.warn("connection lost (" + cause + "); reconnecting");
             }
 
             @Override
@@ -167,7 +169,7 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
                 break;
             } catch (RuntimeException e) {
                 // Not acknowledged: the broker delivers these again after the next reconnect.
-                System.err.println(LOG + "ingest writer: " + e);
+                LOG.warn("ingest writer: " + e);
                 batch.forEach(p -> queuedBytes.release(p.bytes()));
             } finally {
                 batch.clear();
@@ -184,7 +186,7 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
             try {
                 client.messageArrivedComplete(p.id(), p.qos());
             } catch (MqttException e) {
-                System.err.println(LOG + "cannot acknowledge message " + p.id() + " (" + e + "): it will come again");
+                LOG.warn("cannot acknowledge message " + p.id() + " (" + e + "): it will come again");
             }
         }
     }
@@ -238,7 +240,7 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
         try {
             client.close(true);
         } catch (MqttException e) {
-            System.err.println(LOG + "close: " + e);
+            LOG.warn("close: " + e);
         }
     }
 
