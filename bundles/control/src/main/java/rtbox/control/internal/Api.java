@@ -26,7 +26,11 @@ import jakarta.servlet.http.HttpServletResponse;
 import rtbox.control.ControlWeb;
 
 /**
- * The JSON API under /api/v1/ (docs/control-api.md): routes, session and role checks, the
+ * Over 400 lines on purpose: the route table of the whole API in one place, with each
+ * route's role and CSRF rule beside it, so that a missing check shows when read; each
+ * route's work is a call into the classes named below.
+ *
+ * <p>The JSON API under /api/v1/ (docs/control-api.md): routes, session and role checks, the
  * CSRF check on every state-changing request, and the event stream. The work is done by
  * {@link Queries}, {@link Operations}, {@link Compare}, {@link Records}, {@link Users}.
  */

@@ -27,7 +27,11 @@ import com.google.gson.stream.JsonToken;
 import com.google.gson.stream.JsonWriter;
 
 /**
- * Strict JSON in and out, and typed access to an object's members with errors that name
+ * Over 400 lines on purpose: the strict reader (a small recursive-descent parser, since
+ * Gson's lets through what RFC 8259 forbids) and the typed accessors that name the path
+ * of a bad member stay together; both are what the codec's error messages rest on.
+ *
+ * <p>Strict JSON in and out, and typed access to an object's members with errors that name
  * the member's path. Strict means RFC 8259: no comments, unquoted names, single quotes, NaN,
  * trailing data or repeated member names, all of which Gson's own parser lets through.
  */

@@ -31,7 +31,11 @@ import rtbox.os.OsException;
 import rtbox.os.Sched;
 
 /**
- * The scheduling tuner (seed 004). Where the kernel has SCHED_ISO (policy 4 accepted,
+ * Over 400 lines: apply (each setting checked, recorded in the state file before it is
+ * changed) and close (each restored in reverse order) are one contract and stay side by
+ * side; the ISO rule, its band and its supervisor are classes of their own.
+ *
+ * <p>The scheduling tuner (seed 004). Where the kernel has SCHED_ISO (policy 4 accepted,
  * /proc/sys/kernel/iso_cpu and iso_period present) it runs the probe threads at
  * SCHED_ISO and sets iso_cpu. On a mainline kernel it emulates SCHED_ISO's rule: the
  * threads run in the ISO band of SCHED_RR/FIFO ({@link IsoBand}) and an
