@@ -56,8 +56,9 @@ class CtlPlanIT extends MqttFixture {
                 assertTrue(r.stdout().contains(a + ": plan strict started as run "), r.stdout());
                 assertTrue(r.stdout().contains(a + ": cell 1/2 one started"), r.stdout());
                 assertTrue(r.stdout().matches("(?s).*" + a + ": cell 2/2 two: FAIL, max .*"), r.stdout());
-                assertTrue(r.stdout().contains(a + ": plan strict FAIL (complete, 2 of 2 cells): 2 of 2 cells failed"),
-                        r.stdout());
+                // FAIL overall; a cell whose worst wake-up was a GC under a loaded machine is INCONCLUSIVE
+                // instead of FAIL ("1 of 2 cells failed"), which is right and not this test's subject.
+                assertTrue(r.stdout().contains(a + ": plan strict FAIL (complete, 2 of 2 cells): "), r.stdout());
             }
             Matcher m = Pattern.compile("a1: plan strict started as run (\\S+):").matcher(r.stdout());
             assertTrue(m.find(), r.stdout());
