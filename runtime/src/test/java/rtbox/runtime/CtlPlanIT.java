@@ -55,7 +55,9 @@ class CtlPlanIT extends MqttFixture {
             for (String a : new String[] {"a1", "b1"}) {
                 assertTrue(r.stdout().contains(a + ": plan strict started as run "), r.stdout());
                 assertTrue(r.stdout().contains(a + ": cell 1/2 one started"), r.stdout());
-                assertTrue(r.stdout().matches("(?s).*" + a + ": cell 2/2 two: FAIL, max .*"), r.stdout());
+                // FAIL against max_us 1, or INCONCLUSIVE where the worst wake-up was a JVM pause (a young GC
+                // landed in a 1 s cell on the loaded CI machine in two runs of this session).
+                assertTrue(r.stdout().matches("(?s).*" + a + ": cell 2/2 two: (FAIL|INCONCLUSIVE), max .*"), r.stdout());
                 // FAIL overall; a cell whose worst wake-up was a GC under a loaded machine is INCONCLUSIVE
                 // instead of FAIL ("1 of 2 cells failed"), which is right and not this test's subject.
                 assertTrue(r.stdout().contains(a + ": plan strict FAIL (complete, 2 of 2 cells): "), r.stdout());
@@ -81,7 +83,10 @@ class CtlPlanIT extends MqttFixture {
             Rtbox.Result again = ctl("results", "a1", run);
             assertEquals(1, again.exitCode(), again.stdout() + again.stderr());
             assertTrue(again.stdout().contains("a1: publishing run " + run + " again"), again.stdout());
-            assertTrue(again.stdout().contains("a1: cell 1/2 one: FAIL"), again.stdout());
+            // Published again with the verdict it had the first time.
+            Matcher first = Pattern.compile("a1: cell 1/2 one: (\\w+)").matcher(r.stdout());
+            assertTrue(first.find(), r.stdout());
+            assertTrue(again.stdout().contains("a1: cell 1/2 one: " + first.group(1)), again.stdout());
             assertTrue(again.stdout().contains("a1: plan strict FAIL (complete, 2 of 2 cells)"), again.stdout());
             Rtbox.Result missing = ctl("results", "a1", "20000101-000000-0000");
             assertEquals(2, missing.exitCode());
