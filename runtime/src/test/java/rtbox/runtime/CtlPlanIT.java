@@ -25,15 +25,8 @@ class CtlPlanIT extends MqttFixture {
     Path homeB;
 
     private Rtbox.Result ctl(String verb, String... args) throws Exception {
-        String[] all = new String[args.length + 5];
-        all[0] = "ctl";
-        all[1] = verb;
-        all[2] = "--broker=" + broker.uri();
-        all[3] = "--user=" + Mosquitto.CONTROL;
-        all[4] = "--password=" + Mosquitto.PASSWORD;
-        System.arraycopy(args, 0, all, 5, args.length);
         try (Rtbox c = new Rtbox(Files.createTempDirectory(ctlHome, "ctl"))) {
-            return c.run(180, all);
+            return c.run(180, ctlCommand(verb, args));
         }
     }
 

@@ -93,15 +93,8 @@ class InconclusiveExitIT extends MqttFixture {
     }
 
     private Rtbox ctl(String verb, String... args) throws Exception {
-        String[] all = new String[args.length + 5];
-        all[0] = "ctl";
-        all[1] = verb;
-        all[2] = "--broker=" + broker.uri();
-        all[3] = "--user=" + Mosquitto.CONTROL;
-        all[4] = "--password=" + Mosquitto.PASSWORD;
-        System.arraycopy(args, 0, all, 5, args.length);
         Rtbox c = new Rtbox(Files.createTempDirectory(work, "ctl"));
-        c.start(all);
+        c.start(ctlCommand(verb, args));
         return c;
     }
 

@@ -29,6 +29,18 @@ abstract class MqttFixture {
         awaitOnline();
     }
 
+    /** {@code rtbox ctl VERB} with the broker and the control room's credentials, then {@code args}. */
+    String[] ctlCommand(String verb, String... args) {
+        String[] all = new String[args.length + 5];
+        all[0] = "ctl";
+        all[1] = verb;
+        all[2] = "--broker=" + broker.uri();
+        all[3] = "--user=" + Mosquitto.CONTROL;
+        all[4] = "--password=" + Mosquitto.PASSWORD;
+        System.arraycopy(args, 0, all, 5, args.length);
+        return all;
+    }
+
     void awaitOnline() throws InterruptedException {
         assertNotNull(control.await(m -> m.topic().equals("rtbox/v1/up/a1/status")
                 && m.json().get("state").getAsString().equals("online"), 30_000), "a1 not online: " + rtbox.err);
