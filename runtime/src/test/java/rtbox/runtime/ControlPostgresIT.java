@@ -17,6 +17,8 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 
+import rtbox.control.internal.Postgres;
+
 /**
  * The real control runtime (control.jar through the launcher) on a real PostgreSQL, as a
  * site runs it: Debian's PostgreSQL started in a temporary folder, the jdbcUrl in
@@ -33,7 +35,7 @@ class ControlPostgresIT {
     Path controlHome;
     @TempDir
     Path applianceHome;
-    private PostgresServer pg;
+    private Postgres pg;
     private Mosquitto broker;
     private ControlServer control;
     private Rtbox appliance;
@@ -49,13 +51,14 @@ class ControlPostgresIT {
 
     @Test
     void aRealRunIsIngestedIntoPostgresAndTheRunApiAnswers() throws Exception {
-        if (!PostgresServer.available()) {
+        if (!Postgres.available()) {
             Assumptions.assumeTrue(System.getenv("CI") == null, "CI must install postgresql (.ci/run does)");
             Assumptions.assumeTrue(false, "no PostgreSQL here (apt-get install postgresql): skipped");
         }
-        pg = PostgresServer.start();
+        pg = Postgres.start();
+        String jdbcUrl = pg.newDatabase("rtbox");
         broker = new Mosquitto(brokerDir, "a1");
-        control = new ControlServer(controlHome, broker, "jdbcUrl=" + pg.jdbcUrl());
+        control = new ControlServer(controlHome, broker, "jdbcUrl=" + jdbcUrl);
         // A threshold of 1 us: FAIL everywhere, so the record is issued whatever the self-test says.
         Files.writeString(controlHome.resolve("plans/short.json"), ControlIT.PLAN.replace("\"max_us\":100000",
                 "\"max_us\":1"));
@@ -98,8 +101,8 @@ class ControlPostgresIT {
         assertTrue(cells.get(1).getAsJsonObject().getAsJsonArray("threads").size() > 0, detail.toString());
         assertEquals("SN-PG-1", detail.get("serial").getAsString());
         // In PostgreSQL itself: the five messages, byte for byte as they came (the cell is the codec's JSON).
-        assertEquals("5", pg.sql("SELECT count(*) FROM message WHERE appliance = 'a1' AND run_id = '" + run + "'"));
-        assertTrue(pg.sql("SELECT convert_from(payload, 'UTF8') FROM message WHERE run_id = '" + run
+        assertEquals("5", pg.sql("rtbox", "SELECT count(*) FROM message WHERE appliance = 'a1' AND run_id = '" + run + "'"));
+        assertTrue(pg.sql("rtbox", "SELECT convert_from(payload, 'UTF8') FROM message WHERE run_id = '" + run
                 + "' AND type = 'result'").contains("\"run\":\"" + run + "\""));
         assertEquals(200, admin.get("/runs/a1/" + run + "/result.json").status());
 
@@ -126,7 +129,7 @@ class ControlPostgresIT {
         Rtbox.Result ok = verify();
         assertEquals(0, ok.exitCode(), ok.stdout() + ok.stderr());
         assertTrue(ok.stdout().contains("jdbc:postgresql"), ok.stdout());
-        pg.sql("UPDATE record SET body = replace(body, '\"SN-PG-1\"', '\"SN-PG-7\"')");
+        pg.sql("rtbox", "UPDATE record SET body = replace(body, '\"SN-PG-1\"', '\"SN-PG-7\"')");
         Rtbox.Result changed = verify();
         assertNotEquals(0, changed.exitCode(), changed.stdout() + changed.stderr());
         assertTrue(changed.stdout().contains("record 1 is the first record that was changed"), changed.stdout());

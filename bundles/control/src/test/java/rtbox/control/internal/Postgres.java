@@ -15,19 +15,30 @@ import java.util.stream.Stream;
  * A real PostgreSQL from Debian (postgresql package: /usr/lib/postgresql/N/bin), made with
  * initdb in a temporary folder and started on a free loopback port for one test class.
  * PostgreSQL refuses to run as root: as root, it runs as the user postgres (the package
- * makes it). Trust authentication, on 127.0.0.1 and its own socket folder only.
+ * makes it). Trust authentication, on 127.0.0.1 and its own socket folder only. Public and
+ * in this module's test jar: the runtime's ControlPostgresIT starts its PostgreSQL with it.
  */
-final class Postgres implements AutoCloseable {
+public final class Postgres implements AutoCloseable {
     private final Path dir;
     private final Path bin;
     private final boolean asPostgres;
-    final int port;
+    public final int port;
 
     private Postgres(Path dir, Path bin, boolean asPostgres, int port) {
         this.dir = dir;
         this.bin = bin;
         this.asPostgres = asPostgres;
         this.port = port;
+    }
+
+    /** Whether Debian's PostgreSQL is installed here. */
+    public static boolean available() {
+        try {
+            bin();
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     static Path bin() throws IOException {
@@ -43,7 +54,7 @@ final class Postgres implements AutoCloseable {
         }
     }
 
-    static Postgres start() throws IOException, InterruptedException {
+    public static Postgres start() throws IOException, InterruptedException {
         Path bin = bin();
         boolean root = "root".equals(System.getProperty("user.name"));
         Path dir = Files.createTempDirectory("rtbox-pg");
@@ -63,27 +74,33 @@ final class Postgres implements AutoCloseable {
         return pg;
     }
 
-    String url() {
+    public String url() {
         return "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres";
     }
 
     /** A fresh database for one test (so tests do not see each other's rows). */
-    String newDatabase(String name) throws IOException, InterruptedException {
+    public String newDatabase(String name) throws IOException, InterruptedException {
         as(List.of(bin.resolve("createdb").toString(), "-h", "127.0.0.1", "-p", Integer.toString(port), "-U",
                 "postgres", name));
         return "jdbc:postgresql://127.0.0.1:" + port + "/" + name + "?user=postgres";
     }
 
-    private void as(List<String> cmd) throws IOException, InterruptedException {
+    /** One query's rows in {@code database} through Debian's psql (unaligned, tuples only). */
+    public String sql(String database, String query) throws IOException, InterruptedException {
+        return as(List.of(bin.resolve("psql").toString(), "-h", "127.0.0.1", "-p", Integer.toString(port), "-U",
+                "postgres", "-d", database, "-At", "-c", query)).strip();
+    }
+
+    private String as(List<String> cmd) throws IOException, InterruptedException {
         List<String> full = new ArrayList<>();
         if (asPostgres) {
             full.addAll(List.of("runuser", "-u", "postgres", "--"));
         }
         full.addAll(cmd);
-        run(full, dir);
+        return run(full, dir);
     }
 
-    private static void run(List<String> cmd, Path dir) throws IOException, InterruptedException {
+    private static String run(List<String> cmd, Path dir) throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         if (dir != null) {
             pb.directory(dir.toFile());
@@ -93,6 +110,7 @@ final class Postgres implements AutoCloseable {
         if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
             throw new IOException(String.join(" ", cmd) + " failed: " + out);
         }
+        return out;
     }
 
     @Override
