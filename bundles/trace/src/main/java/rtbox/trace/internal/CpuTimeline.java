@@ -236,15 +236,7 @@ final class CpuTimeline {
 
     /** Calls {@code sink} with each kept interval overlapping [from, to], clipped to it. */
     void overlapping(long from, long to, Sink sink) {
-        int cap = starts.length;
-        int n = (int) Math.min(stored, cap);
-        int first = stored >= cap ? next : 0;
-        for (int k = 0; k < n; k++) {
-            int i = (first + k) % cap;
-            if (ends[i] > from && starts[i] < to) {
-                sink.accept(owners[i], Math.min(ends[i], to) - Math.max(starts[i], from));
-            }
-        }
+        intervals(from, to, (owner, start, end) -> sink.accept(owner, end - start));
     }
 
     /** Calls {@code sink} with each kept interval overlapping [from, to], clipped to it, in time order. */
