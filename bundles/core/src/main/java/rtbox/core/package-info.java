@@ -2,9 +2,9 @@
  * The runner and its API: the runner service that runs a probe with its JVM hiccup
  * monitor, system information and verdict, the run request and its schema
  * ({@link rtbox.core.RunSchema}, which every front end that describes a run reads with),
- * thresholds and reports. What a probe's own code uses (the recorder, parameter checks,
+ * and thresholds. What a probe's own code uses (the recorder, parameter checks,
  * busy windows) is the toolkit, {@link rtbox.core.toolkit}, versioned on its own. 2.0.0:
- * those classes moved there.
+ * those classes moved there, and Reports to rtbox.report with every other report writer.
  */
 @org.osgi.annotation.bundle.Export
 @org.osgi.annotation.versioning.Version("2.0.0")

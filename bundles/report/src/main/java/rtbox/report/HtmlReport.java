@@ -155,7 +155,7 @@ public final class HtmlReport {
     /** The text summary; the spikes are listed by cause in the page instead, collapsed. */
     private static String summaryWithoutSpikes(RunReport r) {
         StringBuilder b = new StringBuilder();
-        for (String line : rtbox.core.Reports.summary(r).split("\n")) {
+        for (String line : rtbox.report.Reports.summary(r).split("\n")) {
             // The grouped line stays; the largest spikes listed under it are in the page's list.
             if (!line.startsWith("#     at ") && !line.startsWith("#   largest ") && !line.equals("#   each:")) {
                 b.append(line).append('\n');

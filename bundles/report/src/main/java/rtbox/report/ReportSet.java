@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import rtbox.plan.CellResult;
-import rtbox.plan.PlanReports;
 import rtbox.plan.PlanRun;
 
 /**

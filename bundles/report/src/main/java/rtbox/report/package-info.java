@@ -1,6 +1,9 @@
 /**
- * Reports for people: a self-contained HTML page whose plots are drawn by uPlot and
- * rtbox's plots.js, both inlined (latency histograms per CPU on log axes with the
+ * Every report writer of rtbox, behind one call for a plan run's folder ({@link
+ * rtbox.report.ReportSet}): a run's summary, cyclictest's --json and histogram file
+ * ({@link rtbox.report.Reports}), a plan's text and JSON ({@link rtbox.report.PlanReports}),
+ * JUnit XML and CSV for CI systems ({@link rtbox.report.CiReports}), and, for people,
+ * a self-contained HTML page whose plots are drawn by uPlot and rtbox's plots.js, both inlined (latency histograms per CPU on log axes with the
  * thresholds drawn, all cells overlaid, spikes over time coloured by cause, and the
  * matrix table of cells), readable offline and in any browser; and {@link
  * rtbox.report.PlotAssets}, the same plot code for the control room's pages.

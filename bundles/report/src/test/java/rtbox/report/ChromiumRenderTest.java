@@ -186,7 +186,7 @@ class ChromiumRenderTest {
         String java = HtmlReport.model(List.of(new ReportCell("c", r)));
         Path html = dir.resolve("model.html");
         Files.writeString(html, "<!DOCTYPE html><html><body><pre id=\"out\"></pre>"
-                + "<script type=\"application/json\" id=\"report\">" + rtbox.core.Reports.json(r).replace("</", "<\\/")
+                + "<script type=\"application/json\" id=\"report\">" + rtbox.report.Reports.json(r).replace("</", "<\\/")
                 + "</script><script type=\"application/json\" id=\"java\">" + java + "</script>"
                 + "<script>" + PlotAssets.text(PlotAssets.UPLOT_JS) + "</script><script type=\"module\">"
                 + PlotAssets.text(PlotAssets.PLOTS_JS)

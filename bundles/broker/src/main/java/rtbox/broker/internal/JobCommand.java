@@ -20,7 +20,7 @@ import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
 
 import picocli.CommandLine;
-import rtbox.plan.PlanReports;
+import rtbox.report.PlanReports;
 import rtbox.plan.PlanRun;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -167,7 +167,7 @@ public class JobCommand implements Callable<Integer> {
                         if (parent != null) {
                             Files.createDirectories(parent);
                         }
-                        Files.writeString(f, f == junit ? rtbox.plan.CiReports.junit(run) : rtbox.plan.CiReports.csv(run),
+                        Files.writeString(f, f == junit ? rtbox.report.CiReports.junit(run) : rtbox.report.CiReports.csv(run),
                                 java.nio.charset.StandardCharsets.UTF_8);
                         files.add(f);
                     }

@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import rtbox.api.LiveThread;
-import rtbox.core.Reports;
+import rtbox.report.Reports;
 
 /**
  * The figures of a run while it lasts, read from the measuring threads' {@link LiveThread}s

@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
 import rtbox.api.RtboxException;
 import rtbox.plan.CellResult;
 import rtbox.plan.PlanException;
-import rtbox.plan.PlanReports;
+import rtbox.report.PlanReports;
 import rtbox.plan.PlanRun;
 import rtbox.plan.Plans;
 
@@ -76,7 +76,7 @@ class PlanCommand implements Callable<Integer> {
                 if (parent != null) {
                     Files.createDirectories(parent);
                 }
-                Files.writeString(f, f == junit ? rtbox.plan.CiReports.junit(run) : rtbox.plan.CiReports.csv(run),
+                Files.writeString(f, f == junit ? rtbox.report.CiReports.junit(run) : rtbox.report.CiReports.csv(run),
                         StandardCharsets.UTF_8);
             }
         }

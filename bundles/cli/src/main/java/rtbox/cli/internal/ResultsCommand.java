@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import rtbox.api.RtboxException;
-import rtbox.plan.PlanReports;
+import rtbox.report.PlanReports;
 import rtbox.plan.PlanRun;
 import rtbox.plan.Plans;
 

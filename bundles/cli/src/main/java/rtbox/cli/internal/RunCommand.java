@@ -20,7 +20,7 @@ import rtbox.api.RunParameters;
 import rtbox.api.SchedPolicy;
 import rtbox.api.result.RunReport;
 import rtbox.core.LoadSpec;
-import rtbox.core.Reports;
+import rtbox.report.Reports;
 import rtbox.core.RunRequest;
 import rtbox.core.Runner;
 import rtbox.core.Thresholds;
@@ -291,9 +291,9 @@ class RunCommand implements Callable<Integer> {
                 write(hdrlog, HdrIntervalLog.render(List.of(new ReportCell(probe, r))));
             }
             if (junit != null || csv != null) {
-                rtbox.plan.PlanRun single = rtbox.plan.CiReports.single(probe, r);
-                write(junit, junit == null ? null : rtbox.plan.CiReports.junit(single));
-                write(csv, csv == null ? null : rtbox.plan.CiReports.csv(single));
+                rtbox.plan.PlanRun single = rtbox.report.CiReports.single(probe, r);
+                write(junit, junit == null ? null : rtbox.report.CiReports.junit(single));
+                write(csv, csv == null ? null : rtbox.report.CiReports.csv(single));
             }
             if (html != null) {
                 write(html, HtmlReport.render("rtbox " + probe, r.verdict().outcome() + ": " + r.verdict().reason(),

@@ -36,7 +36,6 @@ import rtbox.core.RunRequest;
 import rtbox.core.Runner;
 import rtbox.plan.CellResult;
 import rtbox.plan.PlanException;
-import rtbox.plan.PlanReports;
 import rtbox.plan.PlanRun;
 import rtbox.plan.Plans;
 
@@ -121,16 +120,6 @@ class PlanServiceTest {
         assertEquals("pipe:mode=rtt", runner.runs.get(1).loads().get(0).toString());
         assertEquals(SchedPolicy.OTHER, runner.runs.get(2).parameters().policy);
         assertEquals("iso -> fifo/80", run.cells().get(0).policyChanges().get("thread.policy"));
-        String table = PlanReports.table(run);
-        assertTrue(table.startsWith("probe  policy     load  worst delay (us)  missed  overflows  verdict\n"), table);
-        assertTrue(table.contains("timer  iso@70:80  pipe               120       0          0  PASS"), table);
-        String text = PlanReports.text(run);
-        assertTrue(text.contains("== cell 1/4: timer iso@70:80 +none: PASS"), text);
-        assertTrue(text.contains("# tuner note.iso: SCHED_ISO is absent"), text);
-        assertTrue(text.endsWith("OVERALL PASS: all 4 cells passed\n"), text);
-        PlanRun back = PlanReports.fromJson(PlanReports.json(run));
-        assertEquals(run.cells().get(3).report().result().threads().get(0).latency().maxNs(),
-                back.cells().get(3).report().result().threads().get(0).latency().maxNs());
     }
 
     @Test
@@ -146,7 +135,6 @@ class PlanServiceTest {
         assertEquals(1, run.cells().size());
         assertEquals(Outcome.INCONCLUSIVE, run.verdict().outcome());
         assertEquals("only 1 of 3 cells ran (stopped); none of those failed", run.verdict().reason());
-        assertTrue(PlanReports.table(run).contains("NOT RUN"));
         Plans.History h = service.history();
         assertEquals(PlanRun.STOPPED, h.runs().get(0).state());
     }

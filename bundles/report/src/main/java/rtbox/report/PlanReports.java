@@ -1,4 +1,4 @@
-package rtbox.plan;
+package rtbox.report;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -16,8 +16,9 @@ import java.util.TimeZone;
 
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
+import rtbox.plan.CellResult;
+import rtbox.plan.PlanRun;
 
-import rtbox.core.Reports;
 
 /**
  * Writes a plan run for people and for programs: the text report (a summary per

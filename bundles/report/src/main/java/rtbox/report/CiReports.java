@@ -1,4 +1,4 @@
-package rtbox.plan;
+package rtbox.report;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,7 +13,8 @@ import rtbox.api.result.Histogram;
 import rtbox.api.result.ThreadResult;
 import rtbox.api.result.Verdict;
 import rtbox.api.result.Verdict.Outcome;
-import rtbox.core.Reports;
+import rtbox.plan.CellResult;
+import rtbox.plan.PlanRun;
 
 /**
  * A plan run (or a single run as a one-cell plan) as CI systems ingest it without code:

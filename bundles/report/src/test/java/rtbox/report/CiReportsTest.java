@@ -1,4 +1,4 @@
-package rtbox.plan;
+package rtbox.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,9 +24,11 @@ import rtbox.api.result.SystemInfo;
 import rtbox.api.result.ThreadResult;
 import rtbox.api.result.Verdict;
 import rtbox.api.result.Verdict.Outcome;
+import rtbox.plan.CellResult;
+import rtbox.plan.PlanRun;
 
 class CiReportsTest {
-    private static RunReport report(long maxNs, Verdict v) {
+    static RunReport report(long maxNs, Verdict v) {
         Histogram h = new Histogram(1000, new long[] {10, 5}, 0, 15, 9_000, maxNs, 20_000, 10_000, 60_000, maxNs);
         ThreadResult t = new ThreadResult(0, 0, 1234, "fifo", 80, 15, 2, h, new CorrectedLatency(15, 10_000, 60_000,
                 maxNs, maxNs, ""), List.of(), 0);
@@ -36,7 +38,8 @@ class CiReportsTest {
                 List.of(), new SystemInfo(Map.of("rtbox_version", "0.1.0", "rtbox_commit", "abc1234")), v);
     }
 
-    private static PlanRun run() {
+    /** Two cells of three planned (stopped), the first FAIL, the second MEASURED. */
+    static PlanRun run() {
         Verdict fail = new Verdict(Outcome.FAIL, List.of(new Check("max_latency_us", 100, 3000, Outcome.FAIL,
                 "max_latency_us 3000 > 100"), new Check("missed_deadlines", 5, 2, Outcome.PASS, "missed_deadlines 2 <= 5")),
                 "max_latency_us 3000 > 100");

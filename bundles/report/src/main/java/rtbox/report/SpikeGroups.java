@@ -1,4 +1,4 @@
-package rtbox.core;
+package rtbox.report;
 
 import java.util.ArrayList;
 import java.util.Comparator;

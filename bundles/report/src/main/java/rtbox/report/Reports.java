@@ -1,4 +1,4 @@
-package rtbox.core;
+package rtbox.report;
 
 import java.text.SimpleDateFormat;
 import java.util.Date;
@@ -15,6 +15,7 @@ import rtbox.api.result.Histogram;
 import rtbox.api.result.JvmStall;
 import rtbox.api.result.RunReport;
 import rtbox.api.result.ThreadResult;
+import rtbox.core.Build;
 
 /**
  * Writes a run report the ways its readers expect: the summary a cyclictest user
