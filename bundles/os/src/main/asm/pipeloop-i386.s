@@ -1,13 +1,16 @@
-# rtbox.os.PipeLoop, i386 (cdecl): long long loop(struct control *c)
-# The control block as for x86_64 (8-byte slots; the low 4 bytes of nr, fd and buf
-# are used; limit and done are 64-bit). System calls through int 0x80, which every
-# i386 kernel has (sysenter through the vDSO would be faster and is not needed).
+# rtbox.os.PipeLoop, i386 (cdecl): long long loop(struct control *c) at offset 0,
+# long long spawn(struct control *c) at the label spawn (PipeLoop.SPAWN_I386).
+# The control block as for x86_64 (8-byte slots; the low 4 bytes of nr, fd, buf,
+# work and the parent pid are used; limit and done are 64-bit). System calls through
+# int 0x80, which every i386 kernel has (sysenter through the vDSO would be faster
+# and is not needed). Between its two calls an iteration spins `work` times.
 # ebx, esi, edi and ebp are callee-saved in cdecl: pushed and popped. The result is
 # returned in edx:eax (cdq sign-extends eax), as JNA's invokeLong reads it.
+# spawn: as on x86_64 (fork 2, prctl 172, getppid 64, exit_group 252).
 # Assembled with: as --32; the bytes are in PipeLoop.java (PipeLoopTest checks them).
         .intel_syntax noprefix
         .text
-        push ebx
+loop:   push ebx
         push esi
         push edi
         push ebp
@@ -27,7 +30,11 @@
         int 0x80
         cmp eax, 1
         jne 3f
-        mov eax, [ebp+16]
+        mov ecx, [ebp+64]
+        jecxz 5f
+4:      dec ecx
+        jnz 4b
+5:      mov eax, [ebp+16]
         mov ebx, [ebp+24]
         mov ecx, [ebp+32]
         mov edx, 1
@@ -42,5 +49,31 @@
         pop ebp
         pop edi
         pop esi
+        pop ebx
+        ret
+        .globl spawn
+spawn:  push ebx
+        push ebp
+        mov ebp, [esp+12]
+        mov eax, 2
+        int 0x80
+        test eax, eax
+        jnz 9f
+        mov eax, 172
+        mov ebx, 1
+        mov ecx, 9
+        int 0x80
+        mov eax, 64
+        int 0x80
+        cmp eax, [ebp+72]
+        jne 8f
+        push ebp
+        call loop
+        add esp, 4
+8:      xor ebx, ebx
+        mov eax, 252
+        int 0x80
+9:      cdq
+        pop ebp
         pop ebx
         ret

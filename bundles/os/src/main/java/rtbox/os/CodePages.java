@@ -8,7 +8,7 @@ import rtbox.os.internal.LibC;
 
 /**
  * Pages of machine code that JNA calls as functions (the rdtsc stub of {@link Tsc},
- * the pipe loop of {@link PipeLoop}). A page is mapped private and anonymous,
+ * the pipe loop of {@link PipeLoop}), and the shared page of a loop's control block. A page is mapped private and anonymous,
  * read-write while the code is copied in, then made read-execute: never writable
  * and executable at once, so a kernel or policy that forbids W+X mappings still
  * allows it, and a refusal (an SELinux execmem denial, a noexec policy) is an
@@ -51,7 +51,28 @@ final class CodePages {
         }
     }
 
-    /** Unmaps a page from {@link #map}. */
+    /**
+     * A zeroed read-write page shared (MAP_SHARED|MAP_ANONYMOUS) with any child this
+     * process forks after mapping it: the control block of a loop that runs in a child
+     * ({@link PipeLoop#spawn}), so that the parent still reads its count and sets its work.
+     */
+    static Pointer sharedPage(String what) throws OsException {
+        long size = pageSize();
+        Pointer p;
+        try {
+            p = LibC.mmap(null, new NativeLong(size), LibC.PROT_READ | LibC.PROT_WRITE,
+                    LibC.MAP_SHARED | LibC.MAP_ANONYMOUS, -1, new NativeLong(0));
+        } catch (LastErrorException e) {
+            throw Native.failure("mmap(" + size + " bytes for the " + what + ", MAP_SHARED|MAP_ANONYMOUS)",
+                    e.getErrorCode());
+        }
+        if (p == null || Pointer.nativeValue(p) == -1L) {
+            throw new OsException("mmap", Errno.ENOMEM, "mmap of the " + what + " page returned MAP_FAILED");
+        }
+        return p;
+    }
+
+    /** Unmaps a page from {@link #map} or {@link #sharedPage}. */
     static void unmap(Pointer page) {
         LibC.munmap(page, new NativeLong(pageSize()));
     }

@@ -3,8 +3,9 @@ package rtbox.os;
 import java.util.Locale;
 
 import com.sun.jna.Function;
-import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
+
+import rtbox.os.internal.LibC;
 
 /**
  * One end of a pipe round trip, run as a loop of system calls in a few bytes of
@@ -26,6 +27,10 @@ import com.sun.jna.Pointer;
  * so a loop that is between its two calls gets EBADF rather than a descriptor number
  * that the pipe's closing may hand to another file.
  *
+ * <p>Since 1.7 an iteration can also spin a given number of times between its two calls
+ * ({@link #work}: a graph client's work, rtbox.probe.graph), and the loop can run in a
+ * forked child process ({@link #spawn}), whose control block is a page shared with it.
+ *
  * <p>x86 and x86_64 only; where the code cannot run (another architecture, an
  * executable mapping refused) {@link #open} throws and the caller uses its JNA loop.
  * One thread runs it and closes it after {@link #run()} has returned; {@link #stop()}
@@ -33,31 +38,48 @@ import com.sun.jna.Pointer;
  */
 public final class PipeLoop implements AutoCloseable {
     // as --64 pipeloop-x86_64.s; objcopy -O binary -j .text
-    static final String CODE_X86_64 = "49 89 f8 49 8b 40 30 48 85 c0 75 41 49 8b 40 38 49 3b 40 28 73 37 49 8b 00 49 8b"
-            + " 78 08 49 8b 70 20 ba 01 00 00 00 0f 05 48 83 f8 01 75 24 49 8b 40 10 49 8b 78 18 49 8b 70 20 ba 01 00 00"
-            + " 00 0f 05 48 83 f8 01 75 0b 49 ff 40 38 eb b6 b8 01 00 00 00 c3";
+    static final String CODE_X86_64 = "49 89 f8 49 8b 40 30 48 85 c0 75 4c 49 8b 40 38 49 3b 40 28 73 42 49 8b 00 49 8b 78 08 49 8b 70 20 ba 01 00"
+            + " 00 00 0f 05 48 83 f8 01 75 2f 49 8b 48 40 e3 05 48 ff c9 75 fb 49 8b 40 10 49 8b 78 18 49 8b 70 20 ba 01 00"
+            + " 00 00 0f 05 48 83 f8 01 75 0b 49 ff 40 38 eb ab b8 01 00 00 00 c3 53 48 89 fb b8 39 00 00 00 0f 05 48 85 c0"
+            + " 75 2f b8 9d 00 00 00 bf 01 00 00 00 be 09 00 00 00 0f 05 b8 6e 00 00 00 0f 05 48 3b 43 48 75 08 48 89 df e8"
+            + " 6c ff ff ff 31 ff b8 e7 00 00 00 0f 05 5b c3";
     // as --32 pipeloop-i386.s; objcopy -O binary -j .text
-    static final String CODE_I386 = "53 56 57 55 8b 6c 24 14 8b 45 30 0b 45 34 75 42 8b 45 38 8b 55 3c 2b 45 28 1b 55"
-            + " 2c 73 34 8b 45 00 8b 5d 08 8b 4d 20 ba 01 00 00 00 cd 80 83 f8 01 75 24 8b 45 10 8b 5d 18 8b 4d 20 ba 01"
-            + " 00 00 00 cd 80 83 f8 01 75 0f 83 45 38 01 83 55 3c 00 eb b6 b8 01 00 00 00 99 5d 5f 5e 5b c3";
+    static final String CODE_I386 = "53 56 57 55 8b 6c 24 14 8b 45 30 0b 45 34 75 4a 8b 45 38 8b 55 3c 2b 45 28 1b 55 2c 73 3c 8b 45 00 8b 5d 08"
+            + " 8b 4d 20 ba 01 00 00 00 cd 80 83 f8 01 75 2c 8b 4d 40 e3 03 49 75 fd 8b 45 10 8b 5d 18 8b 4d 20 ba 01 00 00"
+            + " 00 cd 80 83 f8 01 75 0f 83 45 38 01 83 55 3c 00 eb ae b8 01 00 00 00 99 5d 5f 5e 5b c3 53 55 8b 6c 24 0c b8"
+            + " 02 00 00 00 cd 80 85 c0 75 2f b8 ac 00 00 00 bb 01 00 00 00 b9 09 00 00 00 cd 80 b8 40 00 00 00 cd 80 3b 45"
+            + " 48 75 09 55 e8 67 ff ff ff 83 c4 04 31 db b8 fc 00 00 00 cd 80 99 5d 5b c3";
+
+    /** Where {@code spawn} starts in each code (the label's offset, as nm shows it). */
+    static final int SPAWN_X86_64 = 0x5e, SPAWN_I386 = 0x65;
 
     // The control block: 8-byte slots on both architectures.
-    static final int NR1 = 0, FD1 = 8, NR2 = 16, FD2 = 24, BUF = 32, LIMIT = 40, STOP = 48, DONE = 56, BYTE = 64;
-    private static final int SIZE = 72;
+    static final int NR1 = 0, FD1 = 8, NR2 = 16, FD2 = 24, BUF = 32, LIMIT = 40, STOP = 48, DONE = 56, WORK = 64,
+            PARENT = 72, BYTE = 80;
 
     /** Left on its stop flag or at its limit. */
     public static final int FINISHED = 1;
 
     private final Pointer page;
     private final Function function;
-    private final Memory control = new Memory(SIZE);
+    private final Function spawnFunction;
+    // A shared page, so that a loop run in a forked child (spawn) still shows its count
+    // and takes its work from here.
+    private final Pointer control;
     private boolean open = true;
+    private boolean spawned;
     private long closedCount;
 
-    private PipeLoop(Pointer page, int nr1, int fd1, int nr2, int fd2, long limit) {
+    private PipeLoop(Pointer page, int spawnOffset, int nr1, int fd1, int nr2, int fd2, long limit) throws OsException {
         this.page = page;
         this.function = Function.getFunction(page);
-        control.clear();
+        this.spawnFunction = Function.getFunction(page.share(spawnOffset));
+        try {
+            this.control = CodePages.sharedPage("pipe loop's control block");
+        } catch (OsException e) {
+            CodePages.unmap(page);
+            throw e;
+        }
         control.setLong(NR1, nr1);
         control.setLong(FD1, fd1);
         control.setLong(NR2, nr2);
@@ -69,13 +91,13 @@ public final class PipeLoop implements AutoCloseable {
     /** The first end: writes a byte to {@code outFd}, then reads one from {@code inFd}; {@code limit} round trips. */
     public static PipeLoop writeThenRead(int outFd, int inFd, long limit) throws OsException {
         Arch a = arch();
-        return new PipeLoop(CodePages.map(a.code, "pipe loop"), a.write, outFd, a.read, inFd, limit);
+        return new PipeLoop(CodePages.map(a.code, "pipe loop"), a.spawn, a.write, outFd, a.read, inFd, limit);
     }
 
     /** The second end: reads a byte from {@code inFd} and writes it to {@code outFd}; {@code limit} round trips. */
     public static PipeLoop readThenWrite(int inFd, int outFd, long limit) throws OsException {
         Arch a = arch();
-        return new PipeLoop(CodePages.map(a.code, "pipe loop"), a.read, inFd, a.write, outFd, limit);
+        return new PipeLoop(CodePages.map(a.code, "pipe loop"), a.spawn, a.read, inFd, a.write, outFd, limit);
     }
 
     /** Why the loop cannot run on this architecture, or null when it can (a mapping may still be refused). */
@@ -92,8 +114,8 @@ public final class PipeLoop implements AutoCloseable {
      * does not end the loop.
      */
     public int run() {
-        if (!open) {
-            throw new IllegalStateException("the pipe loop was closed");
+        if (!open || spawned) {
+            throw new IllegalStateException(open ? "the pipe loop runs in a child" : "the pipe loop was closed");
         }
         Object[] args = {control};
         while (true) {
@@ -107,6 +129,46 @@ public final class PipeLoop implements AutoCloseable {
                 return r;
             }
         }
+    }
+
+    /**
+     * Spins {@code iterations} times between the two calls of every iteration from the
+     * next one on: a graph client's calibrated work (0, the default, for none). May be
+     * called from any thread while the loop runs, also in a child ({@link #spawn}).
+     * @since 1.7
+     */
+    public synchronized void work(long iterations) {
+        if (iterations < 0) {
+            throw new IllegalArgumentException("work " + iterations + " is negative");
+        }
+        if (open) {
+            control.setLong(WORK, iterations);
+        }
+    }
+
+    /**
+     * Runs the loop in a child process instead of this thread: fork() in machine code, the
+     * child runs only the loop and then exit_group(0), never the JVM's code (which is why a
+     * fork of the JVM is safe here). The child gets SIGKILL when the thread that spawned it
+     * ends (PR_SET_PDEATHSIG), so a killed JVM leaves no child behind: spawn from a thread
+     * that outlives the child. Its count and work stay readable and settable here (the
+     * control block is a shared page). It inherits the calling thread's scheduling and
+     * affinity, and the JVM's descriptors (a child holds the other pipes' ends too: it ends
+     * by {@link ForkedChild#kill()}, not by end of file).
+     *
+     * @since 1.7
+     */
+    public synchronized ForkedChild spawn() throws OsException {
+        if (!open || spawned) {
+            throw new IllegalStateException(open ? "the pipe loop runs in a child already" : "the pipe loop was closed");
+        }
+        control.setLong(PARENT, LibC.getpid());
+        long pid = spawnFunction.invokeLong(new Object[] {control});
+        if (pid <= 0) {
+            throw new OsException("fork", (int) -pid, "fork() of the pipe loop's child failed: " + Errno.name((int) -pid));
+        }
+        spawned = true;
+        return new ForkedChild((int) pid);
     }
 
     /** Makes {@link #run()} return before its next iteration; a call in progress (a blocked read) goes on. */
@@ -134,11 +196,11 @@ public final class PipeLoop implements AutoCloseable {
             open = false;
             closedCount = control.getLong(DONE);
             CodePages.unmap(page);
-            control.close();
+            CodePages.unmap(control);
         }
     }
 
-    private record Arch(byte[] code, int read, int write) {
+    private record Arch(byte[] code, int spawn, int read, int write) {
     }
 
     private static Arch arch() throws OsException {
@@ -148,7 +210,7 @@ public final class PipeLoop implements AutoCloseable {
             throw new OsException("pipe loop", Errno.ENOSYS, unsupportedReason());
         }
         // System call numbers: x86_64 read 0, write 1; i386 read 3, write 4.
-        return code == I386 ? new Arch(code, 3, 4) : new Arch(code, 0, 1);
+        return code == I386 ? new Arch(code, SPAWN_I386, 3, 4) : new Arch(code, SPAWN_X86_64, 0, 1);
     }
 
     private static final byte[] X86_64 = hex(CODE_X86_64), I386 = hex(CODE_I386);

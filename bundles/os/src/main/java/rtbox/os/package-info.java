@@ -4,9 +4,11 @@
  * slack, absolute-deadline sleeps on CLOCK_MONOTONIC and the CPU time stamp counter
  * ({@link rtbox.os.Tsc}, rdtsc through a small executable stub).
  * A thread's CPU time from its schedstat ({@link rtbox.os.Procfs.Schedstat}, 1.6.0).
+ * A pipe loop that spins between its calls and runs in a forked child ({@link
+ * rtbox.os.PipeLoop#work}, {@link rtbox.os.PipeLoop#spawn}, {@link rtbox.os.ForkedChild}, 1.7.0).
  * Failures become
  * {@link rtbox.os.OsException}s that name the call and the errno.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.6.0")
+@org.osgi.annotation.versioning.Version("1.7.0")
 package rtbox.os;

@@ -99,6 +99,54 @@ class PipeLoopTest {
         }
     }
 
+    /** The work between the calls is real CPU time: ten times the spins take several times as long. */
+    @Test
+    void workSpinsBetweenTheCalls() throws Exception {
+        long small = oneTrip(200_000), large = oneTrip(2_000_000);
+        assertTrue(large > 3 * small, "2M spins took " + large + " ns, 200k spins " + small + " ns");
+    }
+
+    private static long oneTrip(long work) throws Exception {
+        long best = Long.MAX_VALUE;
+        try (BytePipe in = BytePipe.open(); BytePipe out = BytePipe.open()) {
+            for (int i = 0; i < 5; i++) {
+                try (PipeLoop client = PipeLoop.readThenWrite(in.readFd(), out.writeFd(), 1)) {
+                    client.work(work);
+                    assertEquals(1, in.writeByte());
+                    long t0 = System.nanoTime();
+                    assertEquals(PipeLoop.FINISHED, client.run());
+                    best = Math.min(best, System.nanoTime() - t0);
+                    assertEquals(1, out.readByte());
+                }
+            }
+        }
+        return best;
+    }
+
+    /**
+     * A loop spawned in a child process echoes as a thread's would, its count is seen here
+     * through the shared control block, and kill() ends and reaps it (no zombie in /proc).
+     */
+    @Test
+    void aSpawnedChildEchoesAndIsKilledAndReaped() throws Exception {
+        try (BytePipe forth = BytePipe.open(); BytePipe back = BytePipe.open();
+                PipeLoop pong = PipeLoop.readThenWrite(forth.readFd(), back.writeFd(), Long.MAX_VALUE)) {
+            ForkedChild child = pong.spawn();
+            assertTrue(child.pid() > 0 && child.pid() != ProcessHandle.current().pid());
+            assertTrue(Files.exists(Path.of("/proc/" + child.pid())));
+            for (int i = 0; i < 1000; i++) {
+                assertEquals(1, forth.writeByte());
+                assertEquals(1, back.readByte());
+            }
+            assertEquals(1000, pong.count());
+            String status = Files.readString(Path.of("/proc/" + child.pid() + "/status"));
+            assertTrue(status.contains("PPid:\t" + ProcessHandle.current().pid()), status);
+            child.kill();
+            assertTrue(Files.notExists(Path.of("/proc/" + child.pid())), "the child was not reaped");
+            child.kill();
+        }
+    }
+
     @Test
     void aBadDescriptorIsEbadfNotACrash() throws Exception {
         try (PipeLoop ping = PipeLoop.writeThenRead(-1, -1, 10)) {

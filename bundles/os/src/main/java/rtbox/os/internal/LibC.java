@@ -21,13 +21,20 @@ public final class LibC {
     public static final int MCL_CURRENT = 1, MCL_FUTURE = 2, MCL_ONFAULT = 4;
     public static final int PR_SET_TIMERSLACK = 29, PR_GET_TIMERSLACK = 30;
     public static final int PROT_NONE = 0, PROT_READ = 1, PROT_WRITE = 2, PROT_EXEC = 4;
-    public static final int MAP_PRIVATE = 0x02, MAP_ANONYMOUS = 0x20;
+    public static final int MAP_SHARED = 0x01, MAP_PRIVATE = 0x02, MAP_ANONYMOUS = 0x20;
+    public static final int SIGKILL = 9;
     public static final int O_RDONLY = 0, O_CLOEXEC = 0x80000;
 
     private LibC() {
     }
 
     public static native int gettid();
+
+    public static native int getpid();
+
+    public static native int kill(int pid, int signal) throws LastErrorException;
+
+    public static native int waitpid(int pid, Pointer status, int options) throws LastErrorException;
 
     public static native int sched_setscheduler(int pid, int policy, Pointer param) throws LastErrorException;
 
