@@ -22,6 +22,18 @@ public interface RunContext {
     void event(String kind, String detail);
 
     /**
+     * Records an event that happened at {@code nanoTime} (System.nanoTime(), the run's
+     * clock), which may be in the past: a probe keeps what its measuring loop saw (an
+     * xrun, with its time) in preallocated memory and reports it once it has left the
+     * loop, at the time it happened. Not for use in a measuring loop.
+     *
+     * @since 1.3
+     */
+    default void event(long nanoTime, String kind, String detail) {
+        event(kind, detail);
+    }
+
+    /**
      * Announces a measuring thread's live figures, once, before it measures (from the
      * probe's own thread, not the measuring loop), so that a display can show them while the
      * run goes on. A probe that does not call it simply has no live figures.

@@ -22,10 +22,10 @@ public final class RunSchema {
 
     /** A threshold: its one name, its command-line option, other names accepted, its default (-1: none) and range. */
     public enum Threshold {
-        MAX_LATENCY("max_latency_us", "--max-latency", "us", -1, "max_us"),
+        MAX_LATENCY("max_latency_us", "--max-latency", "us", -1, "max_us", "delay_max_us"),
         MAX_P99("max_p99_us", "--max-p99", "us", -1, "p99_us"),
         MAX_P999("max_p999_us", "--max-p999", "us", -1, "p999_us"),
-        MAX_MISSED("max_missed", "--max-missed", "deadlines", -1, "missed_deadlines"),
+        MAX_MISSED("max_missed", "--max-missed", "deadlines", -1, "missed_deadlines", "xruns"),
         MAX_OVERFLOWS("max_overflows", "--max-overflows", "samples", -1, "overflows"),
         JVM_STALL_BUDGET("jvm_stall_budget_us", "--jvm-stall-budget", "us", 1000, "jvm_stall_us");
 

@@ -368,7 +368,12 @@ public class ProbeRunner implements Runner {
 
         @Override
         public synchronized void event(String kind, String detail) {
-            eventTimes.add(new long[] {System.nanoTime()});
+            event(System.nanoTime(), kind, detail);
+        }
+
+        @Override
+        public synchronized void event(long nanoTime, String kind, String detail) {
+            eventTimes.add(new long[] {nanoTime});
             eventTexts.add(new String[] {kind, detail});
         }
 
@@ -381,6 +386,8 @@ public class ProbeRunner implements Runner {
             for (int i = 0; i < eventTimes.size(); i++) {
                 list.add(new RunEvent(eventTimes.get(i)[0] - startNanos, eventTexts.get(i)[0], eventTexts.get(i)[1]));
             }
+            // A probe reports some events after the fact, at the time they happened.
+            list.sort(java.util.Comparator.comparingLong(RunEvent::offsetNs));
             return list;
         }
     }
