@@ -64,9 +64,9 @@ class PlanParserTest {
             Arguments.of("threshold negative", "{" + OK + ", \"thresholds\": {\"max_us\": -5}}",
                     "$.thresholds.max_us: -5 is out of range: use 0 to any"),
             Arguments.of("threshold misspelt", "{" + OK + ", \"thresholds\": {\"max_latency\": 5}}",
-                    "$.thresholds.max_latency: unknown key: known are jvm_stall_budget_us, jvm_stall_us, max_latency_us,"
-                            + " max_missed, max_overflows, max_p999_us, max_p99_us, max_us, missed_deadlines, overflows,"
-                            + " p999_us, p99_us"),
+                    "$.thresholds.max_latency: unknown key: known are delay_max_us, jvm_stall_budget_us, jvm_stall_us,"
+                            + " max_latency_us, max_missed, max_overflows, max_p999_us, max_p99_us, max_us,"
+                            + " missed_deadlines, overflows, p999_us, p99_us, xruns"),
             Arguments.of("tuning nice 30", "{" + OK + ", \"tuning\": {\"nice\": 30}}",
                     "$.tuning.nice: 30 is out of range: use -20 to 19"),
             Arguments.of("cell unknown key", "{" + OK + ", \"cells\": [{\"probe\": \"tsc\"}, {\"prob\": \"x\"}]}",
@@ -96,7 +96,7 @@ class PlanParserTest {
                 "$.duration: 'soon' is not a time such as \"500ms\", \"10s\", \"5m\", \"1h\" or \"1d\"",
                 "$.parameters.interval_us: -1 is out of range: use 1 to 10000000",
                 "$.policy: 'fifo:0': priority '0' is not 1 to 99",
-                "$.thresholds.p99: unknown key: known are jvm_stall_budget_us, jvm_stall_us, max_latency_us, max_missed, max_overflows, max_p999_us, max_p99_us, max_us, missed_deadlines, overflows, p999_us, p99_us",
+                "$.thresholds.p99: unknown key: known are delay_max_us, jvm_stall_budget_us, jvm_stall_us, max_latency_us, max_missed, max_overflows, max_p999_us, max_p99_us, max_us, missed_deadlines, overflows, p999_us, p99_us, xruns",
                 "$.matrix.policy[0]: 'iso@101': iso_cpu '101' is not 0 to 100 (per cent)"), p.problems());
     }
 
@@ -142,6 +142,16 @@ class PlanParserTest {
         assertEquals(3_000_000_000L, p.cells().get(1).parameters().durationNs);
         assertEquals(60000, p.cells().get(1).thresholds().maxLatencyUs());
         assertEquals(0, p.cells().get(1).thresholds().maxMissedDeadlines(), "kept from the top level");
+    }
+
+    /** The graph probe's names (JACK's) are limits too: delay_max_us is max_us, xruns are missed deadlines. */
+    @Test
+    void xrunsAndDelayMaxAreThresholds() {
+        PlanParser.Parsed p = PlanParser.parse("{\"rtbox_plan\": 1, \"name\": \"g\", \"probe\": \"graph\", "
+                + "\"duration\": \"1s\", \"thresholds\": {\"delay_max_us\": 500, \"xruns\": 0}}");
+        assertEquals(List.of(), p.problems());
+        assertEquals(500, p.cells().get(0).thresholds().maxLatencyUs());
+        assertEquals(0, p.cells().get(0).thresholds().maxMissedDeadlines());
     }
 
     @Test
