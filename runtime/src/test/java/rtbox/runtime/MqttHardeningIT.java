@@ -178,4 +178,79 @@ class MqttHardeningIT extends MqttFixture {
         assertEquals(400, r.get("code").getAsInt(), r.toString());
         assertTrue(!r.toString().contains(secretSha), r.toString());
     }
+
+    /**
+     * A stop during the warm-up gave ERROR with a NullPointerException (a measuring thread that
+     * saw the stop at its start left no result), and a plan stopped that way said complete. Now
+     * the run ends ABORTED with its result at once, the plan says stopped, and the next run runs.
+     */
+    @Test
+    void aStopDuringTheWarmUpAbortsTheRunAndStopsThePlan() throws Exception {
+        serve(false);
+        JsonObject r = reply(control.command(A, "run", "\"probe\":\"timer\",\"parameters\":{\"duration\":\"5s\","
+                + "\"warmup\":\"30s\"},\"thresholds\":{\"max_latency_us\":100000}"));
+        assertEquals(200, r.get("code").getAsInt(), r.toString());
+        String run = r.getAsJsonObject("body").get("run").getAsString();
+        Thread.sleep(1500);
+        assertEquals(200, reply(control.command(A, "stop", "")).get("code").getAsInt());
+        ControlRoom.Received result = control.await(m -> m.topic().equals("rtbox/v1/up/a1/runs/" + run + "/result"),
+                10_000);
+        assertNotNull(result, "no result within 10 s of the stop (a 30 s warm-up); stderr: " + rtbox.err);
+        assertEquals("ABORTED", result.json().get("verdict").getAsString(), result.payload());
+        assertTrue(result.payload().contains("before its first sample"), result.payload());
+        assertTrue(!result.payload().contains("NullPointerException"), result.payload());
+
+        String plan = "{\"rtbox_plan\":1,\"name\":\"warm\",\"probe\":\"timer\",\"duration\":\"5s\",\"warmup\":\"30s\","
+                + "\"thresholds\":{\"max_us\":100000},\"cells\":[{\"name\":\"a\"},{\"name\":\"b\"}]}";
+        r = reply(control.command(A, "plan", "\"plan\":" + plan));
+        assertEquals(200, r.get("code").getAsInt(), r.toString());
+        String planRun = r.getAsJsonObject("body").get("run").getAsString();
+        Thread.sleep(1500);
+        assertEquals(200, reply(control.command(A, "stop", "")).get("code").getAsInt());
+        ControlRoom.Received planResult = control.await(m -> m.topic().equals("rtbox/v1/up/a1/runs/" + planRun
+                + "/result"), 15_000);
+        assertNotNull(planResult, "no plan result within 15 s of the stop; stderr: " + rtbox.err);
+        assertEquals("stopped", planResult.json().get("state").getAsString(), planResult.payload());
+        assertTrue(!planResult.payload().contains("NullPointerException"), planResult.payload());
+
+        r = reply(control.command(A, "run", "\"probe\":\"timer\",\"parameters\":{\"duration\":\"1s\"}"));
+        assertEquals(200, r.get("code").getAsInt(), "the next run: " + r);
+    }
+
+    /**
+     * {@code pipe:mode=zzz} was accepted and the run ended ERROR after its warm-up: a load's
+     * parameters are checked before the run starts (each workload's own check), 400 naming the
+     * parameter, nothing started; the same in a plan. A 1 MB requestId is not copied whole
+     * into the log.
+     */
+    @Test
+    void badLoadParametersAreRefusedUpFrontAndAHugeRequestIdIsNotLogged() throws Exception {
+        serve(false);
+        JsonObject r = reply(control.command(A, "run", "\"probe\":\"timer\",\"parameters\":{\"duration\":\"1s\"},"
+                + "\"loads\":[\"pipe:mode=zzz\"]"));
+        assertEquals(400, r.get("code").getAsInt(), r.toString());
+        assertTrue(r.get("message").getAsString().contains("mode"), r.toString());
+        assertTrue(r.get("message").getAsString().contains("zzz"), r.toString());
+        r = reply(control.command(A, "run", "\"probe\":\"timer\",\"parameters\":{\"duration\":\"1s\"},"
+                + "\"loads\":[\"fairness:workers=0\"]"));
+        assertEquals(400, r.get("code").getAsInt(), r.toString());
+        assertTrue(r.get("message").getAsString().contains("workers"), r.toString());
+        r = reply(control.command(A, "plan", "\"plan\":{\"rtbox_plan\":1,\"name\":\"p\",\"probe\":\"timer\","
+                + "\"duration\":\"1s\",\"cells\":[{\"name\":\"a\",\"loads\":[\"pipe:mode=zzz\"]}]}"));
+        assertEquals(400, r.get("code").getAsInt(), r.toString());
+        assertTrue(r.get("message").getAsString().contains("mode"), r.toString());
+        assertEquals(0, control.all(m -> m.topic().contains("/runs/")).size(), "a run started");
+
+        String huge = "i".repeat(1 << 20);
+        control.send("rtbox/v1/down/a1/cmd/status", "{\"requestId\":\"" + huge + "\",\"expires\":\""
+                + Instant.now().plusSeconds(60) + "\"}");
+        ControlRoom.Received none = control.await(m -> m.topic().equals("rtbox/v1/up/a1/reply/none"), 15_000);
+        assertNotNull(none, "no reply to a command with a 1 MB requestId; stderr: " + rtbox.err);
+        assertEquals(400, none.json().get("code").getAsInt(), none.payload());
+        assertTrue(none.payload().length() < 4096, "reply of " + none.payload().length() + " characters");
+        assertEquals(200, reply(control.command(A, "status", "")).get("code").getAsInt());
+        long longest = rtbox.err.stream().mapToLong(String::length).max().orElse(0);
+        assertTrue(longest < 4096, "a log line of " + longest + " characters");
+        assertTrue(Files.size(home.resolve("data/mqtt/requests.log")) < 64 * 1024);
+    }
 }

@@ -56,5 +56,17 @@ public interface Runner {
          */
         default void measuring(rtbox.api.LiveThread thread) {
         }
+
+        /**
+         * Whether the one who started the run wants it to end early. Read by the probe along
+         * with {@link #stop()}: a stop asked for before the run got under way (while the
+         * runner collected the garbage, or a plan's policy was applied) is not lost, as it
+         * was when only {@link #stop()} carried it, since that reaches a run only once started.
+         *
+         * @since 2.0
+         */
+        default boolean stopRequested() {
+            return false;
+        }
     }
 }

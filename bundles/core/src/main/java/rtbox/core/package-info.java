@@ -4,7 +4,8 @@
  * ({@link rtbox.core.RunSchema}, which every front end that describes a run reads with),
  * and thresholds. What a probe's own code uses (the recorder, parameter checks,
  * busy windows) is the toolkit, {@link rtbox.core.toolkit}, versioned on its own. 2.0.0:
- * those classes moved there, and Reports to rtbox.report with every other report writer.
+ * those classes moved there, and Reports to rtbox.report with every other report writer;
+ * in the same release, a progress listener can ask for a stop (stopRequested).
  */
 @org.osgi.annotation.bundle.Export
 @org.osgi.annotation.versioning.Version("2.0.0")

@@ -54,9 +54,35 @@ public class Cli implements Callable<Integer> {
     private BundleContext context;
     private final CountDownLatch stopped = new CountDownLatch(1);
 
+    /** One hook per JVM, however often this component activates. */
+    private static final java.util.concurrent.atomic.AtomicBoolean SAFEPOINT_LOG_HOOK =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
     @Activate
     void activate(BundleContext context) {
         this.context = context;
+        removeSafepointLogAtExit();
+    }
+
+    /**
+     * The launcher's safepoint log (-Drtbox.safepoint.log) is this process's alone and read
+     * only while it runs: removed when the JVM exits, so a command does not leave one behind
+     * in the run folder (the launcher exec's the JVM, so no shell trap can). The hook uses
+     * JDK classes only: it runs after the framework, and this bundle, stopped.
+     */
+    private static void removeSafepointLogAtExit() {
+        String log = System.getProperty("rtbox.safepoint.log");
+        if (log == null || log.isBlank() || !SAFEPOINT_LOG_HOOK.compareAndSet(false, true)) {
+            return;
+        }
+        java.nio.file.Path file = java.nio.file.Path.of(log);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                java.nio.file.Files.deleteIfExists(file);
+            } catch (java.io.IOException e) {
+                // the launcher removes it at its next start
+            }
+        }, "rtbox-safepoint-log-removal"));
     }
 
     @Deactivate

@@ -162,6 +162,14 @@ class PlanCommand implements Callable<Integer> {
                 err.println("rtbox: error: " + missing);
                 return Cli.ERROR;
             }
+            String unwritable = OutputFiles.unwritable("--junit", junit);
+            unwritable = unwritable != null ? unwritable : OutputFiles.unwritable("--csv", csv);
+            unwritable = unwritable != null || report == null ? unwritable
+                    : OutputFiles.unwritable("--report", report.resolve("report.json"));
+            if (unwritable != null) {
+                err.println("rtbox: error: " + unwritable);
+                return Cli.ERROR;
+            }
             PlanRun run;
             try {
                 run = plans(plans).run(file, new Plans.Listener() {

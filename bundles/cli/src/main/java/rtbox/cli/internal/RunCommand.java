@@ -186,6 +186,16 @@ class RunCommand implements Callable<Integer> {
             err.println("rtbox: error: " + e.getMessage());
             return Cli.ERROR;
         }
+        // Before measuring: a result file that cannot be written would lose the whole run's figures.
+        String[] options = {"--json", "--report", "--html", "--hdrlog", "--junit", "--csv", "--histfile"};
+        Path[] files = {json, report, html, hdrlog, junit, csv, histfile};
+        for (int i = 0; i < files.length; i++) {
+            String why = OutputFiles.unwritable(options[i], files[i]);
+            if (why != null) {
+                err.println("rtbox: error: " + why);
+                return Cli.ERROR;
+            }
+        }
         long progressMs;
         try {
             progressMs = Durations.parseNanos("progress-every", progressEvery) / 1_000_000;

@@ -109,6 +109,7 @@ public class ProbeRunner implements Runner {
         if (durationNs <= 0) {
             throw new RtboxException("duration", "a workload run alone needs a duration (-D 5s)");
         }
+        checkLoads(List.of(load));
         if (!running.compareAndSet(false, true)) {
             throw new RtboxException("run", "another run is in progress: one measurement at a time");
         }
@@ -166,11 +167,22 @@ public class ProbeRunner implements Runner {
     @Override
     public void check(RunRequest request) throws RtboxException {
         probe(request.probe()).validate(request.parameters());
-        for (LoadSpec l : request.loads()) {
-            if (!workloads.containsKey(l.name())) {
+        checkLoads(request.loads());
+    }
+
+    /**
+     * Each load names an installed workload and parameters it takes: checked before the probe
+     * warms up, so that {@code pipe:mode=zzz} is refused up front, naming the parameter, not an
+     * ERROR at the end of the run.
+     */
+    private void checkLoads(List<LoadSpec> loads) throws RtboxException {
+        for (LoadSpec l : loads) {
+            Workload w = workloads.get(l.name());
+            if (w == null) {
                 throw new RtboxException("load", "unknown workload '" + l.name() + "': available are "
                         + workloadNames());
             }
+            w.validate(l.parameters());
         }
     }
 
@@ -195,6 +207,7 @@ public class ProbeRunner implements Runner {
     public RunReport run(RunRequest request, ProgressListener progress) throws RtboxException {
         Probe probe = probe(request.probe());
         probe.validate(request.parameters());
+        checkLoads(request.loads());
         if (!running.compareAndSet(false, true)) {
             throw new RtboxException("run", "another run is in progress: one measurement at a time");
         }
@@ -349,7 +362,7 @@ public class ProbeRunner implements Runner {
 
         @Override
         public boolean stopRequested() {
-            return stop;
+            return stop || listener != null && listener.stopRequested();
         }
 
         @Override

@@ -31,7 +31,35 @@ final class SafepointLog {
 
     static Path configured() {
         String p = System.getProperty(PROPERTY);
-        return p == null || p.isEmpty() ? null : Path.of(p);
+        if (p == null || p.isEmpty()) {
+            return null;
+        }
+        Path file = Path.of(p);
+        return Files.exists(file) ? file : stillOpen(file);
+    }
+
+    /**
+     * The log through the JVM's own descriptor when its name is gone: the process removes its
+     * log as it exits (rtbox.cli), while a plan stopped by that same exit still judges its last
+     * cell, which must still see the JVM's pauses. Linux names such a descriptor's target
+     * "PATH (deleted)". {@code file} itself (unreadable, so no evidence) when there is none.
+     */
+    private static Path stillOpen(Path file) {
+        String deleted = file.toAbsolutePath() + " (deleted)";
+        try (java.nio.file.DirectoryStream<Path> fds = Files.newDirectoryStream(Path.of("/proc/self/fd"))) {
+            for (Path fd : fds) {
+                try {
+                    if (deleted.equals(Files.readSymbolicLink(fd).toString())) {
+                        return fd;
+                    }
+                } catch (IOException | UnsupportedOperationException e) {
+                    // closed meanwhile, or not a link
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // no /proc: no evidence from the log
+        }
+        return file;
     }
 
     /** Safepoints that ended in [fromNanos, toNanos], as stalls relative to {@code startNanos}. */

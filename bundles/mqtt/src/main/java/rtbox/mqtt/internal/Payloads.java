@@ -36,9 +36,18 @@ final class Payloads {
 
     /** A run's result: verdict and worst figures on top, a line per thread, the full report under "report". */
     static Result result(String appliance, String run, long sequence, RunReport r) {
-        return new Result(appliance, Instant.now(), run, sequence, r.result().probe(), outcome(r), r.verdict().reason(),
+        boolean nothing = stoppedBeforeFirstSample(r);
+        return new Result(appliance, Instant.now(), run, sequence, r.result().probe(),
+                nothing ? Outcome.ABORTED : outcome(r),
+                nothing ? "stopped on request before its first sample (during the warm-up): nothing was measured"
+                        : r.verdict().reason(),
                 r.result().complete(), Instant.ofEpochMilli(r.startedEpochMs()), Instant.ofEpochMilli(r.endedEpochMs()),
                 figures(r), report(r), null);
+    }
+
+    /** A run stopped so early that no thread took a sample: aborted, not a verdict on nothing. */
+    static boolean stoppedBeforeFirstSample(RunReport r) {
+        return !r.result().complete() && r.result().threads().stream().mapToLong(ThreadResult::cycles).sum() == 0;
     }
 
     static Outcome outcome(RunReport r) {

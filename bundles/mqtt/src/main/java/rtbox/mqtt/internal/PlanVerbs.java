@@ -95,6 +95,13 @@ public class PlanVerbs implements Verbs {
                 return Reply.notFound("no plan '" + n + "' in " + plansDir + ": there are " + planNames(plansDir));
             }
             try {
+                long size = Files.size(file);
+                int limit = station.config().maxCommandBytes();
+                if (size > limit) {
+                    // No larger than a plan sent inline may be: a 50 MB file would fill the heap.
+                    return Reply.tooLarge("plan '" + n + "' (" + file + ") is " + size + " bytes; a plan is at most "
+                            + limit + " (maxCommandBytes of rtbox.mqtt): not read");
+                }
                 text = Files.readString(file, StandardCharsets.UTF_8);
             } catch (IOException e) {
                 return Reply.failed("cannot read " + file + ": " + e.getMessage());

@@ -27,6 +27,8 @@ final class RunSession {
     /** A plan's cell under way (0-based) and its number of cells. */
     volatile int cell, cells;
     int lastStep = -1;
+    /** A stop was asked for (read by the run through its listener, so that none is lost before it got under way). */
+    volatile boolean stopAsked;
     boolean done;
 
     RunSession(String id, String probe, Path file) {

@@ -60,7 +60,10 @@ public class RunVerbs implements Verbs {
         } catch (IOException e) {
             return Reply.failed("cannot record the run in " + station.dataDir() + ": " + e.getMessage());
         }
-        String busy = station.activity().claim(session, runner::stop, () -> progressTick(station, session));
+        String busy = station.activity().claim(session, () -> {
+            session.stopAsked = true;
+            runner.stop();
+        }, () -> progressTick(station, session));
         if (busy != null) {
             return Reply.conflict(busy);
         }
@@ -79,7 +82,17 @@ public class RunVerbs implements Verbs {
         sendProgress(station, s, 0);
         String topic = Topics.result(appliance, s.id);
         try {
-            RunReport report = runner.run(request, f -> s.fraction = f);
+            RunReport report = runner.run(request, new Runner.ProgressListener() {
+                @Override
+                public void progress(double fraction) {
+                    s.fraction = fraction;
+                }
+
+                @Override
+                public boolean stopRequested() {
+                    return s.stopAsked;
+                }
+            });
             station.queueNext(s, topic, seq -> Payloads.result(appliance, s.id, seq, report));
         } catch (RtboxException e) {
             station.queueNext(s, topic,

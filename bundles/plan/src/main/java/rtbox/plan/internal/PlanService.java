@@ -129,8 +129,20 @@ public class PlanService implements Plans {
     private record Loaded(String text, PlanParser.Parsed parsed) {
     }
 
+    /**
+     * The largest plan file read: a plan of 1000 cells (the most a plan may have) written out
+     * cell by cell is about 200 kB, so this leaves room, and a 50 MB file is refused before it
+     * fills the appliance's 48 MB heap (an OutOfMemoryError and exit 127 before).
+     */
+    static final long MAX_PLAN_BYTES = 4 * 1024 * 1024;
+
     private static String read(Path file) throws RtboxException {
         try {
+            long size = Files.size(file);
+            if (size > MAX_PLAN_BYTES) {
+                throw new RtboxException("plan", "plan " + file + " is " + size + " bytes: a plan file is at most "
+                        + MAX_PLAN_BYTES + " bytes (1000 cells fit in far less); not read");
+            }
             return Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new RtboxException("plan", "cannot read plan " + file + ": " + e.getMessage());
@@ -311,7 +323,17 @@ public class PlanService implements Plans {
                     params = params.toBuilder().policy(eff.policy()).priority(eff.priority()).build();
                 }
             }
-            RunReport report = runner.run(request(c, params, file), f -> l.progress(c.index(), count, f));
+            RunReport report = runner.run(request(c, params, file), new Runner.ProgressListener() {
+                @Override
+                public void progress(double fraction) {
+                    l.progress(c.index(), count, fraction);
+                }
+
+                @Override
+                public boolean stopRequested() {
+                    return stopRequested;
+                }
+            });
             return new CellResult(c.index(), c.name(), c.axes(), c.probe(), c.policy().text(), loads, changes, started,
                     System.currentTimeMillis(), report, Verdicts.cell(report), null);
         } catch (RtboxException | RuntimeException e) {

@@ -72,7 +72,7 @@ public class TimerProbe implements Probe {
         threads.forEach(Thread::start);
         long startNanos;
         try {
-            startNanos = gate.awaitWarm(threads);
+            startNanos = gate.awaitWarm(threads, context::stopRequested);
         } catch (RtboxException e) {
             threads.forEach(TimerThread::requestStop);
             joinAll(threads);

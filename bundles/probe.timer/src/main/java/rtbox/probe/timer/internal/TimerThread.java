@@ -94,9 +94,11 @@ final class TimerThread extends Thread {
         }
         long spikeThreshold = Math.max(MIN_SPIKE_NS, recorder.medianNs() * SPIKE_FACTOR);
         long start = releaseGate();
-        if (start == 0 || stop) {
+        if (start == 0) {
             return;
         }
+        // Stopped during the warm-up: no cycle below, and a result of no samples (without one,
+        // the probe's summing of the threads' results ended in a NullPointerException).
         recorder.reset(start, spikeThreshold);
         intervalNs = parameters.intervalUs * 1000;
         next = start + intervalNs;

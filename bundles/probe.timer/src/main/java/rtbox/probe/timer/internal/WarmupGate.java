@@ -26,10 +26,17 @@ final class WarmupGate {
         return startNanos;
     }
 
-    /** Called by the coordinator: waits for all threads, then releases them. */
-    long awaitWarm(List<TimerThread> threads) throws RtboxException {
+    /**
+     * Called by the coordinator: waits for all threads, then releases them; a stop requested
+     * meanwhile cuts their warm-up short.
+     */
+    long awaitWarm(List<TimerThread> threads, java.util.function.BooleanSupplier stopRequested) throws RtboxException {
         try {
             while (!warm.await(100, TimeUnit.MILLISECONDS)) {
+                if (stopRequested.getAsBoolean()) {
+                    // A stop during the warm-up ends it now; the threads then measure nothing.
+                    threads.forEach(TimerThread::requestStop);
+                }
                 for (TimerThread t : threads) {
                     if (t.failure() != null) {
                         throw t.failure();

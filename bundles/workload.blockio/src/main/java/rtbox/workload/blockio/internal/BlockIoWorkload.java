@@ -50,8 +50,42 @@ public class BlockIoWorkload implements Workload {
         defaults = d;
     }
 
+    /** What a blockio load was asked for, checked. */
+    private record Settings(String path, long bs, double rate, boolean wrap, long count, ThreadSettings threads) {
+    }
+
+    /**
+     * Checks everything {@link #start} would, the file included (opened O_DIRECT and closed
+     * again: its permission, its file system's direct I/O, its size), and starts nothing.
+     */
+    @Override
+    public void validate(Map<String, String> parameters) throws RtboxException {
+        Settings s = settings(parameters);
+        BlockReader reader = openWhole(s);
+        reader.close();
+    }
+
     @Override
     public WorkloadHandle start(Map<String, String> parameters, RunContext context) throws RtboxException {
+        Settings s = settings(parameters);
+        BlockReader reader = openWhole(s);
+        long size;
+        try {
+            size = reader.size();
+        } catch (RtboxException e) {
+            reader.close();
+            throw e;
+        }
+        DiskInfo disk = DiskInfo.of(s.path());
+        if (context != null) {
+            context.event("load", "blockio reads " + s.path() + " (" + disk + ")");
+        }
+        BlockIoRun run = new BlockIoRun(reader, size, s.rate(), s.wrap(), s.count(), s.threads(), disk);
+        run.start();
+        return run;
+    }
+
+    private Settings settings(Map<String, String> parameters) throws RtboxException {
         Parameters p = new Parameters("blockio", defaults, parameters).only(parameters, KEYS);
         String path = p.string("path", "");
         if (path.isEmpty()) {
@@ -67,25 +101,23 @@ public class BlockIoWorkload implements Workload {
         boolean wrap = wrapText.equals("true") || wrapText.equals("yes") || wrapText.equals("1");
         long count = p.integer("count", 0, 0, Long.MAX_VALUE / 2);
         ThreadSettings ts = ThreadSettings.parse(p.asMap(), "");
-        BlockReader reader = open(path, (int) bs);
-        long size;
+        return new Settings(path, bs, rate, wrap, count, ts);
+    }
+
+    /** The file opened, holding at least one block; closed again when it does not. */
+    private static BlockReader openWhole(Settings s) throws RtboxException {
+        BlockReader reader = open(s.path(), (int) s.bs());
         try {
-            size = reader.size();
-            if (size < bs) {
-                throw new RtboxException("path", "blockio: " + path + " holds " + size + " bytes, less than one block of "
-                        + bs + ": give a larger file or device, or a smaller bs");
+            long size = reader.size();
+            if (size < s.bs()) {
+                throw new RtboxException("path", "blockio: " + s.path() + " holds " + size + " bytes, less than one "
+                        + "block of " + s.bs() + ": give a larger file or device, or a smaller bs");
             }
-        } catch (RtboxException e) {
+            return reader;
+        } catch (RtboxException | RuntimeException e) {
             reader.close();
             throw e;
         }
-        DiskInfo disk = DiskInfo.of(path);
-        if (context != null) {
-            context.event("load", "blockio reads " + path + " (" + disk + ")");
-        }
-        BlockIoRun run = new BlockIoRun(reader, size, rate, wrap, count, ts, disk);
-        run.start();
-        return run;
     }
 
     private static double rate(String text) throws RtboxException {

@@ -50,7 +50,19 @@ public class FairnessWorkload implements Workload {
     }
 
     @Override
+    public void validate(Map<String, String> parameters) throws RtboxException {
+        settings(parameters);
+    }
+
+    @Override
     public WorkloadHandle start(Map<String, String> parameters, RunContext context) throws RtboxException {
+        FairnessRun run = settings(parameters);
+        run.start();
+        return run;
+    }
+
+    /** The run that {@code parameters} ask for, checked, not started. */
+    private FairnessRun settings(Map<String, String> parameters) throws RtboxException {
         Parameters p = new Parameters("fairness", defaults, parameters).only(parameters, KEYS);
         int workers = (int) p.integer("workers", 4, 1, MAX_WORKERS);
         long workNs = p.nanos("work", 8_000_000L, "ms");
@@ -74,8 +86,6 @@ public class FairnessWorkload implements Workload {
                         + " ms is below work " + workNs / 1e6 + " ms");
             }
         }
-        FairnessRun run = new FairnessRun(workers, workNs, sleepNs, ws, ds, disturberMaxNs, Spin.iterationsPerMs());
-        run.start();
-        return run;
+        return new FairnessRun(workers, workNs, sleepNs, ws, ds, disturberMaxNs, Spin.iterationsPerMs());
     }
 }

@@ -42,6 +42,11 @@ public class PipeWorkload implements Workload {
     }
 
     @Override
+    public void validate(Map<String, String> parameters) throws RtboxException {
+        settings(defaults, parameters);
+    }
+
+    @Override
     public WorkloadHandle start(Map<String, String> parameters, RunContext context) throws RtboxException {
         PipeRun.Settings s = settings(defaults, parameters);
         PipeRun run = new PipeRun(s);
