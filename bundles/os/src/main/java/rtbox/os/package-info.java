@@ -6,6 +6,7 @@
  * A thread's CPU time from its schedstat ({@link rtbox.os.Procfs.Schedstat}, 1.6.0).
  * A pipe loop that spins between its calls and runs in a forked child ({@link
  * rtbox.os.PipeLoop#work}, {@link rtbox.os.PipeLoop#spawn}, {@link rtbox.os.ForkedChild}, 1.7.0).
+ * An {@link rtbox.os.AppendLog} read record by record, a line too long skipped unheld (1.7.0).
  * Failures become
  * {@link rtbox.os.OsException}s that name the call and the errno.
  */

@@ -92,7 +92,8 @@ public class Appliance {
         Path plansDir = config.plansDir() != null && !config.plansDir().isBlank() ? Path.of(config.plansDir())
                 : Path.of(System.getProperty("rtbox.home", "."), "plans");
         Outbox outbox = new Outbox(dataDir.resolve("outbox"), config.outboxMaxBytes());
-        Requests requests = new Requests(dataDir.resolve("requests.log"), config.rememberedRequests());
+        Requests requests = new Requests(dataDir.resolve("requests.log"), config.rememberedRequests(),
+                config.rememberedRequestBytes());
         if (!requests.damaged().isEmpty()) {
             LOG.warn(requests.file() + ": skipped damaged records ("
                     + String.join(", ", requests.damaged()) + "), a write cut short by a crash");

@@ -64,4 +64,8 @@ public @interface MqttConfig {
     @AttributeDefinition(description = "Request ids remembered, so that a repeated command is answered again"
             + " without running twice.")
     int rememberedRequests() default 1000;
+
+    @AttributeDefinition(description = "Bytes of replies remembered for repeated commands, at most: the oldest are"
+            + " forgotten first when either limit is reached (requests.log stays below about twice this).")
+    long rememberedRequestBytes() default 2L * 1024 * 1024;
 }

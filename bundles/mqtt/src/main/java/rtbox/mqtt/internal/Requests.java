@@ -22,14 +22,20 @@ import rtbox.os.AppendLog;
  * that started but has no reply (the appliance died while executing it) is reported by
  * {@link #interrupted()}: its outcome is unknown, so a repeat must not execute it either.
  *
- * <p>Policy: the last {@code remembered} ids are kept (oldest forgotten first). The file
- * is rewritten with only those when it holds twice as many records, so it stays below
- * about 2 x remembered replies. Only the cmd thread uses it.
+ * <p>Policy: the last {@code remembered} ids are kept, and no more than {@code maxBytes} of
+ * their replies (oldest forgotten first, whichever limit is reached; the newest is always
+ * kept): memory is bounded in count and in bytes. The file is rewritten with only those when
+ * it holds twice as many records or bytes, so it stays below about twice either limit. It is
+ * read record by record at start, keeping only what is remembered: a file of any size loads
+ * in bounded memory. Only the cmd thread uses it.
  */
 final class Requests {
     private final Path file;
     private final AppendLog log;
     private final int remembered;
+    private final long maxBytes;
+    /** Bytes of the replies remembered, and bytes appended to the file since it was last rewritten. */
+    private long bytes, fileBytes;
     private final LinkedHashMap<String, byte[]> answered = new LinkedHashMap<>();
     private final LinkedHashMap<String, String> started = new LinkedHashMap<>();
     private final List<String> damaged = new ArrayList<>();
@@ -41,36 +47,43 @@ final class Requests {
     }
 
     Requests(Path file, int remembered) throws IOException {
+        this(file, remembered, 2L * 1024 * 1024);
+    }
+
+    Requests(Path file, int remembered, long maxBytes) throws IOException {
         this.file = file;
         this.log = new AppendLog(file);
         this.remembered = Math.max(16, remembered);
+        this.maxBytes = Math.max(64 * 1024, maxBytes);
         if (Files.exists(file)) {
             load();
         }
     }
 
     private void load() throws IOException {
-        AppendLog.Contents c = log.read();
-        damaged.addAll(c.damaged());
-        for (String r : c.records()) {
-            String[] f = r.split(" ", 3);
-            if (f.length != 3) {
-                damaged.add("record '" + shorten(r) + "': not P ID VERB or D ID REPLY");
-                continue;
+        fileBytes = Files.size(file);
+        // A record longer than all the replies kept together is not kept anyway: skipped unread.
+        damaged.addAll(log.read(this::loadRecord, maxBytes * 4 / 3 + 200));
+    }
+
+    private void loadRecord(String r) {
+        String[] f = r.split(" ", 3);
+        if (f.length != 3) {
+            damaged.add("record '" + shorten(r) + "': not P ID VERB or D ID REPLY");
+            return;
+        }
+        records++;
+        if ("P".equals(f[0])) {
+            started.put(f[1], f[2]);
+        } else if ("D".equals(f[0])) {
+            started.remove(f[1]);
+            try {
+                remember(f[1], Base64.getDecoder().decode(f[2]));
+            } catch (IllegalArgumentException e) {
+                damaged.add("record for " + shorten(f[1]) + ": the reply is not base64");
             }
-            records++;
-            if ("P".equals(f[0])) {
-                started.put(f[1], f[2]);
-            } else if ("D".equals(f[0])) {
-                started.remove(f[1]);
-                try {
-                    remember(f[1], Base64.getDecoder().decode(f[2]));
-                } catch (IllegalArgumentException e) {
-                    damaged.add("record for " + shorten(f[1]) + ": the reply is not base64");
-                }
-            } else {
-                damaged.add("record '" + shorten(r) + "': not P ID VERB or D ID REPLY");
-            }
+        } else {
+            damaged.add("record '" + shorten(r) + "': not P ID VERB or D ID REPLY");
         }
     }
 
@@ -105,17 +118,26 @@ final class Requests {
         started.remove(id);
         remember(id, reply);
         append("D " + id + " " + Base64.getEncoder().encodeToString(reply));
-        if (records > 2 * remembered) {
+        if (records > 2 * remembered || fileBytes > 2 * maxBytes) {
             compact();
         }
     }
 
     private void remember(String id, byte[] reply) {
-        answered.remove(id);
+        byte[] old = answered.remove(id);
+        bytes -= old == null ? 0 : old.length;
         answered.put(id, reply);
-        while (answered.size() > remembered) {
-            answered.remove(answered.keySet().iterator().next());
+        bytes += reply.length;
+        while (answered.size() > remembered || bytes > maxBytes && answered.size() > 1) {
+            java.util.Iterator<byte[]> oldest = answered.values().iterator();
+            bytes -= oldest.next().length;
+            oldest.remove();
         }
+    }
+
+    /** Bytes of the replies remembered now. */
+    long bytes() {
+        return bytes;
     }
 
     int size() {
@@ -125,6 +147,7 @@ final class Requests {
     private void append(String record) throws IOException {
         log.append(record);
         records++;
+        fileBytes += record.length() + 20;
     }
 
     /** Rewrites the file with the remembered replies and the commands still executing. */
@@ -138,5 +161,6 @@ final class Requests {
         }
         log.rewrite(keep);
         records = keep.size();
+        fileBytes = Files.size(file);
     }
 }

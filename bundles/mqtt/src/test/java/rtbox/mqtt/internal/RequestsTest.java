@@ -81,4 +81,62 @@ class RequestsTest {
         long lines = Files.readAllLines(f).size();
         assertTrue(lines <= 2 * 16 + 2, lines + " lines");
     }
+
+    /**
+     * Issue 17 case 3: replies of 10 kB each are kept up to the byte limit, not the count (1000
+     * of them held 10 MB of a 48 MB heap), in memory and in the file; the newest always.
+     */
+    @Test
+    void repliesAreBoundedInBytesAsWellAsInCount() throws Exception {
+        Path f = dir.resolve("requests.log");
+        long limit = 100 * 1024;
+        Requests r = new Requests(f, 1000, limit);
+        byte[] reply = new byte[10 * 1024];
+        java.util.Arrays.fill(reply, (byte) 'x');
+        for (int i = 0; i < 300; i++) {
+            r.begin("r" + i, "bundles");
+            r.answer("r" + i, reply);
+            assertTrue(r.bytes() <= limit, r.bytes() + " bytes kept");
+            assertTrue(Files.size(f) < 3 * limit * 4 / 3, Files.size(f) + " bytes in " + f);
+        }
+        assertEquals(10, r.size());
+        assertArrayEquals(reply, r.reply("r299"));
+        assertNull(r.reply("r289"));
+        Requests back = new Requests(f, 1000, limit);
+        assertEquals(10, back.size());
+        assertArrayEquals(reply, back.reply("r290"));
+        // A reply larger than the whole limit is still kept, alone, for its repeat.
+        byte[] big = new byte[(int) limit * 2];
+        r.answer("big", big);
+        assertEquals(1, r.size());
+        assertArrayEquals(big, r.reply("big"));
+    }
+
+    /**
+     * A requests.log of 40 MB (written before replies were cut: 44 MB after 30 commands) made
+     * the next start fail in load with an OutOfMemoryError. It is read record by record, a
+     * record longer than the limit is skipped without being held, and the rest is read.
+     */
+    @Test
+    void aHugeOldFileLoadsInBoundedMemory() throws Exception {
+        Path f = dir.resolve("requests.log");
+        rtbox.os.AppendLog log = new rtbox.os.AppendLog(f);
+        log.append("D old " + java.util.Base64.getEncoder().encodeToString(new byte[30 * 1024 * 1024]));
+        for (int i = 0; i < 1000; i++) {
+            log.append("D r" + i + " " + java.util.Base64.getEncoder().encodeToString(new byte[10_000]));
+        }
+        log.append("D last " + java.util.Base64.getEncoder().encodeToString(b("the last")));
+        assertTrue(Files.size(f) > 40_000_000L);
+        Runtime rt = Runtime.getRuntime();
+        System.gc();
+        long before = rt.totalMemory() - rt.freeMemory();
+        Requests back = new Requests(f, 1000, 256 * 1024);
+        System.gc();
+        long held = rt.totalMemory() - rt.freeMemory() - before;
+        assertArrayEquals(b("the last"), back.reply("last"));
+        assertNull(back.reply("old"));
+        assertTrue(back.damaged().get(0).contains("longer than"), back.damaged().toString());
+        assertTrue(back.bytes() <= 256 * 1024, back.bytes() + " bytes kept");
+        assertTrue(held < 8 * 1024 * 1024, held + " bytes held after loading");
+    }
 }

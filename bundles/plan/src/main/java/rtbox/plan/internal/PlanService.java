@@ -416,13 +416,11 @@ public class PlanService implements Plans {
 
     @Override
     public History history() throws RtboxException {
-        AppendLog.Contents contents;
         try {
-            contents = journal.read();
+            return JournalReader.history(journal);
         } catch (IOException e) {
             throw new RtboxException("journal", "cannot read the result journal " + journal.path() + ": " + e.getMessage());
         }
-        return JournalReader.history(contents, journal.path().toString());
     }
 
     static List<String> unmodifiable(List<String> l) {
