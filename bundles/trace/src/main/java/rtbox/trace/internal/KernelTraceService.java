@@ -8,6 +8,7 @@ import java.util.List;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.Designate;
@@ -72,6 +73,12 @@ public class KernelTraceService implements KernelTrace {
         if (!done.isEmpty()) {
             LOG.info("at start, " + String.join("; ", done));
         }
+    }
+
+    /** A stopping bundle leaves no instance and no thread: the last run's removal finishes first. */
+    @Deactivate
+    void deactivate() {
+        Session.awaitPendingRemoval();
     }
 
     @Modified

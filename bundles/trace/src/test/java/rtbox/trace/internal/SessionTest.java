@@ -111,6 +111,9 @@ class SessionTest {
             done.countDown();
             s.close();
         }
+        // The instance goes on a thread of its own (off the run's path to its result); the next
+        // session waits for it, as this does.
+        Session.awaitPendingRemoval();
         assertFalse(Files.exists(instance), "instance removed");
         assertFalse(Files.exists(state.path()), "state file deleted");
     }
