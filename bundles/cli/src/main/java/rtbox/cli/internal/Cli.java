@@ -15,8 +15,6 @@ import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
-import org.osgi.service.component.annotations.ReferenceCardinality;
-import org.osgi.service.component.annotations.ReferencePolicy;
 import org.osgi.service.component.annotations.ReferencePolicyOption;
 
 import picocli.CommandLine;
@@ -34,6 +32,8 @@ public class Cli implements Callable<Integer> {
     static final int OK = rtbox.api.result.Verdict.Outcome.PASS.exitCode(),
             FAIL = rtbox.api.result.Verdict.Outcome.FAIL.exitCode(),
             ERROR = rtbox.api.result.Verdict.Outcome.ERROR.exitCode();
+    /** Exit code of {@link #runWithoutFramework} for "start the framework and ask again" (sysexits' EX_TEMPFAIL). */
+    public static final int NEEDS_FRAMEWORK = 75;
 
     @Reference
     Runner runner;
@@ -97,7 +97,21 @@ public class Cli implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String[] args = launcherArguments();
+        return execute(launcherArguments(), false);
+    }
+
+    /**
+     * What rtbox.jar's launcher calls, on a plain class path and without a framework, for
+     * the commands that need none (help, version, plan check): this component constructed
+     * and its references injected from its DS description, never activated. Returns
+     * {@link #NEEDS_FRAMEWORK}, having printed nothing, for a command that needs the
+     * framework (everything that measures or serves); the launcher then starts it.
+     */
+    public int runWithoutFramework(String[] args) {
+        return execute(args, true);
+    }
+
+    private int execute(String[] args, boolean withoutFramework) {
         PrintWriter out = new PrintWriter(System.out, true);
         PrintWriter err = new PrintWriter(System.err, true);
         CommandLine cl = new CommandLine(new RtboxCommand())
@@ -127,6 +141,12 @@ public class Cli implements Callable<Integer> {
             Suggestions.print(e, err);
             return ERROR;
         });
+        if (withoutFramework) {
+            // Decided on the parsed line, before anything runs or prints: the same tree and
+            // handlers print the same help, version and mistakes as with the framework.
+            cl.setExecutionStrategy(parsed -> WithoutFramework.canRun(parsed)
+                    ? new CommandLine.RunLast().execute(parsed) : NEEDS_FRAMEWORK);
+        }
         int code = cl.execute(args);
         out.flush();
         err.flush();

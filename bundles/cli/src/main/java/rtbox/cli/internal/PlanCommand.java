@@ -24,7 +24,7 @@ import rtbox.plan.Plans;
 
 /** {@code rtbox plan check FILE} and {@code rtbox plan run FILE [--report DIR]}. */
 @Command(name = "plan", description = "Acceptance test plans: check one, or run it (see plans/README.md).")
-class PlanCommand implements Callable<Integer> {
+class PlanCommand implements Callable<Integer>, WithoutFramework {
     @Spec
     CommandSpec spec;
 

@@ -9,7 +9,7 @@ import rtbox.core.Build;
 @Command(name = "rtbox", description = "A plug-in real-time test appliance: measures whether a Linux machine "
         + "meets its deadlines.", subcommandsRepeatable = false, mixinStandardHelpOptions = true,
         versionProvider = RtboxCommand.Version.class)
-class RtboxCommand implements Runnable {
+class RtboxCommand implements Runnable, WithoutFramework {
     @Spec
     CommandSpec spec;
 
