@@ -59,6 +59,8 @@ final class Rtbox implements AutoCloseable {
     }
 
     private final List<Thread> drainers = new ArrayList<>();
+    /** Environment variables beyond the folders, e.g. RTBOX_FRAMEWORK=always. */
+    final java.util.Map<String, String> env = new java.util.HashMap<>();
 
     Process start(String... args) throws IOException {
         List<String> cmd = new ArrayList<>();
@@ -68,6 +70,7 @@ final class Rtbox implements AutoCloseable {
         pb.environment().put("RTBOX_HOME", home.toString());
         pb.environment().put("RTBOX_JAR", System.getProperty("rtbox.jar"));
         pb.environment().put("RTBOX_RUN", home.resolve("run").toString());
+        pb.environment().putAll(env);
         process = pb.start();
         drainers.add(drain(process.getInputStream(), out));
         drainers.add(drain(process.getErrorStream(), err));

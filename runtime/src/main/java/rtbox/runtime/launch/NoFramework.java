@@ -1,0 +1,137 @@
+package rtbox.runtime.launch;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+
+/**
+ * rtbox's commands that need no framework (help, version), answered from the
+ * bundles' own classes on a plain class path: the launcher script runs this class (in
+ * rtbox.jar, beside bnd's launcher) for them, without the framework's start-up (issue 15;
+ * bench/startup). The command line is rtbox.cli's own {@code Cli} component, wired as its
+ * DS description says ({@link Components}), so the help and the version
+ * are the very same code and text as with the framework.
+ *
+ * <p>Exits {@value #NEEDS_FRAMEWORK}, having printed nothing, when the answer could differ
+ * from the framework's: the command measures or serves (Cli decides, on the parsed line),
+ * a bundle is installed beyond rtbox.jar's own (dropped into a FileInstall folder, or sent
+ * over MQTT and kept in the framework storage), or something here fails. The script then
+ * starts the framework as before.
+ */
+public final class NoFramework {
+    /** As rtbox.cli's {@code Cli.NEEDS_FRAMEWORK}: start the framework and ask it. */
+    static final int NEEDS_FRAMEWORK = 75;
+
+    private NoFramework() {
+    }
+
+    public static void main(String[] args) {
+        int code;
+        try {
+            code = run(args);
+        } catch (Exception | LinkageError e) {
+            if (Boolean.getBoolean("rtbox.launch.trace")) {
+                e.printStackTrace();
+            }
+            code = NEEDS_FRAMEWORK;
+        }
+        System.exit(code);
+    }
+
+    private static int run(String[] args) throws Exception {
+        Path rtboxJar = Path.of(NoFramework.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        NestedJars nested = new NestedJars(rtboxJar);
+        String storage = System.getProperty("launch.storage.dir");
+        Path home = Path.of(System.getProperty("rtbox.home", "."));
+        if (!onlyTheseBundles(storage == null ? null : Path.of(storage), home, new HashSet<>(nested.bundles()))) {
+            return NEEDS_FRAMEWORK;
+        }
+        Path cache = NestedJars.cache(Path.of(System.getProperty("rtbox.run", System.getProperty("java.io.tmpdir")))
+                .resolve("jars"));
+        List<Path> classPath = new ArrayList<>();
+        for (String r : nested.runpath()) {
+            // bnd's launcher is what starts the framework: not wanted here.
+            if (!r.contains("biz.aQute.launcher")) {
+                classPath.add(nested.extract(r, cache));
+            }
+        }
+        List<Path> bundles = new ArrayList<>();
+        for (String b : nested.bundles()) {
+            bundles.add(nested.extract(b, cache));
+        }
+        classPath.addAll(bundles);
+        BundleJars loader = new BundleJars(classPath, ClassLoader.getPlatformClassLoader());
+        Thread.currentThread().setContextClassLoader(loader);
+        Components components = new Components(loader);
+        for (int i = classPath.size() - bundles.size(); i < classPath.size(); i++) {
+            components.add(loader.jar(i));
+        }
+        // The command line, found as bnd's launcher finds it: the Callable with main.thread=true.
+        Object cli = components.service("java.util.concurrent.Callable", "main.thread", "true");
+        if (cli == null) {
+            return NEEDS_FRAMEWORK;
+        }
+        return (Integer) cli.getClass().getMethod("runWithoutFramework", String[].class).invoke(cli, (Object) args);
+    }
+
+    /**
+     * Whether the framework would run exactly rtbox.jar's bundles: none in a FileInstall
+     * folder (etc/org.apache.felix.fileinstall-*.cfg), none other kept in its storage
+     * (Felix's bundleN/bundle.info, whose second line is the bundle's location).
+     */
+    static boolean onlyTheseBundles(Path storage, Path home, Set<String> locations) throws IOException {
+        for (Path dir : fileInstallFolders(home)) {
+            if (Files.isDirectory(dir)) {
+                try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.jar")) {
+                    if (files.iterator().hasNext()) {
+                        return false;
+                    }
+                }
+            }
+        }
+        if (storage == null || !Files.isDirectory(storage)) {
+            return true;
+        }
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(storage, "bundle*")) {
+            for (Path d : dirs) {
+                Path info = d.resolve("bundle.info");
+                if (Files.isRegularFile(info)) {
+                    List<String> lines = Files.readAllLines(info, StandardCharsets.UTF_8);
+                    if (lines.size() < 2 || !locations.contains(lines.get(1))) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    private static List<Path> fileInstallFolders(Path home) throws IOException {
+        List<Path> out = new ArrayList<>();
+        Path etc = home.resolve("etc");
+        if (!Files.isDirectory(etc)) {
+            return out;
+        }
+        try (DirectoryStream<Path> cfgs = Files.newDirectoryStream(etc, "org.apache.felix.fileinstall-*.cfg")) {
+            for (Path cfg : cfgs) {
+                Properties p = new Properties();
+                try (InputStream in = Files.newInputStream(cfg)) {
+                    p.load(in);
+                }
+                String dir = p.getProperty("felix.fileinstall.dir");
+                if (dir != null) {
+                    out.add(Path.of(dir.replace("${rtbox.home}", home.toString())));
+                }
+            }
+        }
+        return out;
+    }
+}
