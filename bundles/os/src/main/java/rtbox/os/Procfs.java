@@ -56,19 +56,48 @@ public final class Procfs {
         }
     }
 
-    /** The thread group (process) of any thread id, from /proc/TID/status; 0 when the thread is gone. */
+    /**
+     * The thread group (process) of any thread id, from /proc/TID/status; 0 when the thread is
+     * gone. Reads the file's head only (Tgid is its fourth line) into a small buffer and
+     * parses the bytes: the trace reader calls this for every thread id it sees first, which
+     * during a compile load is dozens a second, and read() (a 64 KiB buffer, a String, its
+     * lines) made 70 KB of garbage each: 760 kB/s measured, enough for a young GC in a run.
+     */
     public static int tgid(int tid) {
         if (tid <= 0) {
             return 0;
         }
-        try {
-            for (String line : lines("/proc/" + tid + "/status")) {
-                if (line.startsWith("Tgid:")) {
-                    return Integer.parseInt(line.substring(5).trim());
-                }
+        byte[] head = new byte[512];
+        int n = 0;
+        try (java.io.FileInputStream in = new java.io.FileInputStream("/proc/" + tid + "/status")) {
+            int r;
+            while (n < head.length && (r = in.read(head, n, head.length - n)) > 0) {
+                n += r;
             }
-        } catch (IOException | NumberFormatException e) {
-            // gone already
+        } catch (IOException e) {
+            return 0; // gone already
+        }
+        return tgidIn(head, n);
+    }
+
+    /** The number after "Tgid:" at the start of a line of the first {@code n} bytes; 0 without one. */
+    static int tgidIn(byte[] status, int n) {
+        byte[] key = {'T', 'g', 'i', 'd', ':'};
+        for (int i = 0; i + key.length <= n; i++) {
+            if ((i == 0 || status[i - 1] == '\n') && java.util.Arrays.equals(status, i, i + key.length, key, 0,
+                    key.length)) {
+                int j = i + key.length;
+                while (j < n && (status[j] == ' ' || status[j] == '\t')) {
+                    j++;
+                }
+                long v = 0;
+                int digits = 0;
+                while (j < n && status[j] >= '0' && status[j] <= '9' && digits < 10) {
+                    v = v * 10 + (status[j++] - '0');
+                    digits++;
+                }
+                return digits == 0 || v > Integer.MAX_VALUE ? 0 : (int) v;
+            }
         }
         return 0;
     }

@@ -13,6 +13,16 @@ import org.junit.jupiter.api.Test;
 class ProcfsTest {
 
     @Test
+    void theTgidLineIsFoundInTheHeadOfAStatusFile() {
+        byte[] status = "Name:\tcc1 Tgid: 7\nUmask:\t0022\nState:\tR (running)\nTgid:\t4711\nNgid:\t0\n"
+                .getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        assertEquals(4711, Procfs.tgidIn(status, status.length), "the line's own Tgid, not one inside the name");
+        assertEquals(0, Procfs.tgidIn(status, 40), "cut before the line: none");
+        byte[] none = "Name:\tx\nTgid:\t\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        assertEquals(0, Procfs.tgidIn(none, none.length));
+    }
+
+    @Test
     void anIntegerSysctlComesBackWhole() throws Exception {
         // Files.readString reads these in pieces and the kernel ends them after the first byte.
         String v = Procfs.kernel("sched_rt_period_us");

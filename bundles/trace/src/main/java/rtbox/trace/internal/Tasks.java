@@ -39,22 +39,38 @@ final class Tasks {
     }
 
     private final Map<Integer, Task> byTid = new HashMap<>();
+    /**
+     * The last task seen per tid modulo its size, in front of {@link #byTid}: events name the
+     * same few threads over and over, and a map lookup boxes a tid above 127 (an Integer per
+     * event, thousands a second, garbage that ends in a young GC during a run).
+     */
+    private final Task[] recent = new Task[1024];
     private final Map<Integer, String> irqNames = new HashMap<>();
 
     /** The thread, looked up in /proc when first seen. */
     Task task(int tid) {
-        Task t = byTid.get(tid);
+        Task t = known(tid);
         if (t == null) {
             t = new Task(tid);
             t.pid = tgid(tid);
             t.ownJvm = t.pid == SELF;
             byTid.put(tid, t);
+            recent[tid & (recent.length - 1)] = t;
         }
         return t;
     }
 
     Task known(int tid) {
-        return byTid.get(tid);
+        int slot = tid & (recent.length - 1);
+        Task t = recent[slot];
+        if (t != null && t.tid == tid) {
+            return t;
+        }
+        t = byTid.get(tid);
+        if (t != null) {
+            recent[slot] = t;
+        }
+        return t;
     }
 
     void irqName(int irq, String name) {
