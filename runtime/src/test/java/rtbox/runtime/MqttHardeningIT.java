@@ -253,4 +253,39 @@ class MqttHardeningIT extends MqttFixture {
         assertTrue(longest < 4096, "a log line of " + longest + " characters");
         assertTrue(Files.size(home.resolve("data/mqtt/requests.log")) < 64 * 1024);
     }
+
+    /**
+     * set-config of rtbox.mqtt with an unreachable broker answered 200 and left the appliance
+     * offline for good. Now the new settings are tried: a change that connects is answered 200
+     * once connected; one that does not connect within configTrialSeconds is rolled back, the
+     * appliance comes back online on its broker and the reply says so, naming the key.
+     */
+    @Test
+    void aSetConfigThatCutsTheLineIsRolledBack() throws Exception {
+        serve(false);
+        JsonObject r = control.reply(A, control.command(A, "set-config", "\"pid\":\"rtbox.mqtt\","
+                + "\"properties\":{\"configTrialSeconds\":6}"), 60_000).json();
+        assertEquals(200, r.get("code").getAsInt(), r.toString());
+        assertTrue(r.get("message").getAsString().contains("connected with the new settings"), r.toString());
+
+        int closed;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            closed = s.getLocalPort();
+        }
+        long t0 = System.nanoTime();
+        String id = control.command(A, "set-config", "\"pid\":\"rtbox.mqtt\",\"properties\":{\"brokers\":"
+                + "\"tcp://127.0.0.1:" + closed + "\"}");
+        ControlRoom.Received answer = control.reply(A, id, 90_000);
+        assertNotNull(answer, "no reply to a set-config of an unreachable broker; stderr: " + rtbox.err);
+        r = answer.json();
+        assertEquals(400, r.get("code").getAsInt(), r.toString());
+        String m = r.get("message").getAsString();
+        assertTrue(m.contains("rolled back") && m.contains("brokers") && m.contains(broker.uri()), m);
+        assertTrue(System.nanoTime() - t0 > 5_000_000_000L, "answered before the trial's 6 s");
+        assertEquals(200, reply(control.command(A, "status", "")).get("code").getAsInt());
+        r = reply(control.command(A, "get-config", "\"pid\":\"rtbox.mqtt\""));
+        assertEquals(broker.uri(), r.getAsJsonObject("body").getAsJsonObject("properties").get("brokers")
+                .getAsString(), r.toString());
+        assertTrue(!Files.exists(home.resolve("data/mqtt/config.trial")), "the trial file is left");
+    }
 }

@@ -47,6 +47,10 @@ public class Appliance {
     @Reference
     Runner runner;
 
+    /** To put the previous settings back when new ones set remotely do not connect (ConfigTrial). */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    volatile org.osgi.service.cm.ConfigurationAdmin configAdmin;
+
     private final List<Verbs> families = new CopyOnWriteArrayList<>();
     private volatile Dispatcher dispatcher;
     private volatile Station station;
@@ -128,9 +132,60 @@ public class Appliance {
                 f.recover(s);
             }
         });
-        c.execute(d::answerInterruptedCommands);
+        ConfigTrial trial = ConfigTrial.read(dataDir);
+        c.execute(() -> d.answerInterruptedCommands(trial == null ? null : trial.requestId));
+        if (trial != null) {
+            judge(trial, dataDir, d, c, link);
+        }
         c.scheduleWithFixedDelay(s.activity()::tick, 500, 500, TimeUnit.MILLISECONDS);
         link.start();
+    }
+
+    /**
+     * A set-config of rtbox.mqtt on trial: this appliance runs the new settings, so it answers
+     * 200 once connected, or after {@code timeoutSeconds} puts the previous settings back (this
+     * component then restarts with them); or it runs the previous settings again after such a
+     * rollback, and answers that the change was not kept, and why.
+     */
+    private void judge(ConfigTrial trial, Path dataDir, Dispatcher d, ScheduledExecutorService c, Link l) {
+        String keys = String.join(", ", trial.keys);
+        if (!trial.trying()) {
+            c.execute(() -> {
+                d.answer(trial.requestId, "set-config", Reply.bad("set-config of rtbox.mqtt (" + keys + ") rolled back:"
+                        + " the new settings did not connect within " + trial.timeoutSeconds + " s (" + trial.reason
+                        + "); the appliance is back on its previous settings, " + l.brokers()));
+                ConfigTrial.clear(dataDir);
+            });
+            return;
+        }
+        java.util.concurrent.atomic.AtomicBoolean decided = new java.util.concurrent.atomic.AtomicBoolean();
+        l.onConnected(() -> c.execute(() -> {
+            if (decided.compareAndSet(false, true)) {
+                ConfigTrial.clear(dataDir);
+                d.answer(trial.requestId, "set-config", Reply.ok("configuration rtbox.mqtt updated: " + keys
+                        + "; connected with the new settings to " + l.brokers()));
+            }
+        }));
+        c.schedule(() -> {
+            if (!decided.compareAndSet(false, true)) {
+                return;
+            }
+            String why = l.lastError() == null ? "no connection made" : "last error: " + l.lastError();
+            LOG.warn("set-config of rtbox.mqtt (" + keys + "): not connected to " + l.brokers() + " within "
+                    + trial.timeoutSeconds + " s (" + why + "): putting the previous settings back");
+            org.osgi.service.cm.ConfigurationAdmin ca = configAdmin;
+            try {
+                trial.rolledBack(dataDir, "tried " + l.brokers() + ": " + why);
+                if (ca == null) {
+                    throw new IOException("Config Admin is not running");
+                }
+                ca.getConfiguration(ConfigVerbs.MQTT, "?").update(trial.previousProperties());
+            } catch (IOException e) {
+                LOG.error("cannot put the previous settings of rtbox.mqtt back (" + e.getMessage() + "): the appliance"
+                        + " stays on " + l.brokers() + "; fix etc/rtbox.mqtt.cfg and restart it");
+                ConfigTrial.clear(dataDir);
+            }
+        }, Math.max(1, trial.timeoutSeconds), TimeUnit.SECONDS);
     }
 
     @Deactivate

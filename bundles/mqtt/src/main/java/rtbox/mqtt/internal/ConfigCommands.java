@@ -50,7 +50,17 @@ final class ConfigCommands {
         return Reply.ok("configuration " + pid, body);
     }
 
+    /** What may hold back a set's reply, told the configuration before it changes. */
+    interface BeforeUpdate {
+        /** Null to answer at once when the update is done, or the reply to give instead ({@link Reply#LATER}). */
+        Reply before(String pid, Dictionary<String, Object> previous, java.util.List<String> keys) throws IOException;
+    }
+
     Reply set(JsonObject c) throws RtboxException {
+        return set(c, (pid, previous, keys) -> null);
+    }
+
+    Reply set(JsonObject c, BeforeUpdate hook) throws RtboxException {
         ConfigurationAdmin ca = admin.get();
         if (ca == null) {
             return Reply.failed("Config Admin is not running on this appliance");
@@ -69,6 +79,7 @@ final class ConfigCommands {
                 cfg = ca.getConfiguration(pid, "?");
             }
             Dictionary<String, Object> d = cfg.getProperties() == null ? new Hashtable<>() : cfg.getProperties();
+            Dictionary<String, Object> previous = cfg.getProperties();
             for (Map.Entry<String, JsonElement> e : props.entrySet()) {
                 String k = e.getKey();
                 if (k.startsWith("service.") || k.startsWith("felix.") || k.startsWith("component.")) {
@@ -81,7 +92,20 @@ final class ConfigCommands {
                     d.put(k, v);
                 }
             }
+            if (previous != null && same(previous, d)) {
+                // Config Admin would change nothing, so nothing would restart to answer later.
+                JsonObject body = new JsonObject();
+                body.addProperty("pid", pid);
+                body.add("properties", json(d));
+                return Reply.ok("configuration " + pid + " unchanged: " + String.join(", ", props.keySet())
+                        + " already had those values", body);
+            }
+            Reply later = previous == null ? null
+                    : hook.before(pid, previous, new java.util.ArrayList<>(props.keySet()));
             cfg.update(d);
+            if (later != null) {
+                return later;
+            }
             JsonObject body = new JsonObject();
             body.addProperty("pid", pid);
             body.add("properties", json(d));
@@ -89,6 +113,19 @@ final class ConfigCommands {
         } catch (IOException e) {
             return Reply.failed("Config Admin could not store " + pid + ": " + e.getMessage());
         }
+    }
+
+    private static boolean same(Dictionary<String, Object> a, Dictionary<String, Object> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (Enumeration<String> keys = a.keys(); keys.hasMoreElements();) {
+            String k = keys.nextElement();
+            if (!java.util.Objects.deepEquals(a.get(k), b.get(k))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String pid(JsonObject c) throws RtboxException {

@@ -12,7 +12,11 @@ import com.google.gson.JsonObject;
 
 import rtbox.api.RtboxException;
 
-/** {@code get-config} and {@code set-config} through Config Admin ({@link ConfigCommands}). */
+/**
+ * {@code get-config} and {@code set-config} through Config Admin ({@link ConfigCommands}); a
+ * set of rtbox.mqtt itself is on trial ({@link ConfigTrial}) and answered once it connected,
+ * or was rolled back.
+ */
 @Component(service = Verbs.class)
 public class ConfigVerbs implements Verbs {
 
@@ -28,6 +32,19 @@ public class ConfigVerbs implements Verbs {
 
     @Override
     public Reply execute(String verb, JsonObject c, String requestId, Station station) throws RtboxException {
-        return "get-config".equals(verb) ? commands.get(c) : commands.set(c);
+        if ("get-config".equals(verb)) {
+            return commands.get(c);
+        }
+        return commands.set(c, (pid, previous, keys) -> {
+            if (!MQTT.equals(pid)) {
+                return null;
+            }
+            // The appliance's own line: tried, and rolled back if it does not connect (ConfigTrial).
+            ConfigTrial.begin(station.dataDir(), requestId, keys, station.config().configTrialSeconds(), previous);
+            return Reply.LATER;
+        });
     }
+
+    /** The appliance's own configuration: a change to it is tried before it is kept. */
+    static final String MQTT = "rtbox.mqtt";
 }

@@ -137,7 +137,9 @@ final class Dispatcher {
         } catch (RuntimeException e) {
             r = Reply.failed(verb + " failed on the appliance: " + e);
         }
-        reply(requestId, verb, r);
+        if (r != Reply.LATER) {
+            reply(requestId, verb, r);
+        }
         Runnable after = station.takeAfterReply();
         if (after != null) {
             after.run();
@@ -170,12 +172,26 @@ final class Dispatcher {
     /**
      * Commands the appliance was executing when it died have no reply: their outcome is
      * unknown, so each is answered (now, and to any repeat) with 500 saying so, and
-     * never executed again.
+     * never executed again; except {@code answeredLater}, a set-config on trial, which the
+     * trial answers.
      */
-    void answerInterruptedCommands() {
-        requests.interrupted().forEach((id, verb) -> reply(id, verb, Reply.failed("the appliance restarted while it"
+    void answerInterruptedCommands(String answeredLater) {
+        requests.interrupted().forEach((id, verb) -> {
+            if (!id.equals(answeredLater)) {
+                answerInterrupted(id, verb);
+            }
+        });
+    }
+
+    /** Answers {@code requestId} now (a command whose verb answers later: {@link Reply#LATER}). */
+    void answer(String requestId, String verb, Reply r) {
+        reply(requestId, verb, r);
+    }
+
+    private void answerInterrupted(String id, String verb) {
+        reply(id, verb, Reply.failed("the appliance restarted while it"
                 + " executed this " + verb + " command (crash or power loss): whether it took effect is unknown; check"
-                + " (status, bundles, get-config, results) and send it again with a new requestId if needed")));
+                + " (status, bundles, get-config, results) and send it again with a new requestId if needed"));
     }
 
     private void reply(String requestId, String verb, Reply r) {

@@ -58,6 +58,10 @@ final class Link {
     private volatile boolean connected;
     private volatile boolean closing;
     private long backoffMs = 500;
+    /** Told on the io thread after each connection is made (must not block). */
+    private volatile Runnable onConnected;
+    /** Why the last attempt to connect failed, or null. */
+    private volatile String lastError;
 
     /** {@code status} encodes the status message for a state, {@code online} or {@code offline}. */
     Link(MqttConfig config, String appliance, java.nio.file.Path dataDir, Outbox outbox,
@@ -75,6 +79,21 @@ final class Link {
 
     void start() {
         io.execute(this::connect);
+    }
+
+    /** {@code r} runs on the io thread after each connection is made; it must only hand work over. */
+    void onConnected(Runnable r) {
+        onConnected = r;
+    }
+
+    /** Why the last attempt to connect failed (null when none did). */
+    String lastError() {
+        return lastError;
+    }
+
+    /** The brokers this link connects to. */
+    String brokers() {
+        return String.join(", ", options.getServerURIs());
     }
 
     /** Publishes what the outbox holds, soon, on the io thread. */
@@ -118,9 +137,14 @@ final class Link {
             backoffMs = 500;
             Appliance.LOG.info("connected to " + client.getCurrentServerURI() + " as " + appliance);
             publishStatus();
+            Runnable r = onConnected;
+            if (r != null) {
+                r.run();
+            }
             drain();
         } catch (MqttException e) {
             connected = false;
+            lastError = Connection.describe(e);
             Appliance.LOG.warn("cannot connect to " + String.join(", ", options.getServerURIs()) + ": "
                     + Connection.describe(e) + "; trying again in " + backoffMs + " ms");
             try {

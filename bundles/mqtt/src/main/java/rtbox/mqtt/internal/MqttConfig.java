@@ -68,4 +68,8 @@ public @interface MqttConfig {
     @AttributeDefinition(description = "Bytes of replies remembered for repeated commands, at most: the oldest are"
             + " forgotten first when either limit is reached (requests.log stays below about twice this).")
     long rememberedRequestBytes() default 2L * 1024 * 1024;
+
+    @AttributeDefinition(description = "Seconds that new settings of rtbox.mqtt set remotely (set-config) have to"
+            + " connect; if they do not, the previous settings are put back and the command is answered so.")
+    int configTrialSeconds() default 30;
 }

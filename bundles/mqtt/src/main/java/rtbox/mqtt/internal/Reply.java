@@ -7,6 +7,12 @@ import com.google.gson.JsonObject;
  * thing, 409 not now, 413 too large to read, 500 failed here), a message a person can act on, and a body.
  */
 record Reply(int code, String message, JsonObject body) {
+    /**
+     * Not an answer yet: the verb answers later itself (a set-config of rtbox.mqtt, answered
+     * by the appliance its new settings start, or by the one the old ones start again).
+     */
+    static final Reply LATER = new Reply(202, "the answer follows", new JsonObject());
+
     static Reply ok(String message, JsonObject body) {
         return new Reply(200, message, body);
     }
