@@ -79,7 +79,11 @@ public class TimerProbe implements Probe {
             throw e;
         }
         long expectedNs = p.durationNs > 0 ? p.durationNs : p.loops * p.intervalUs * 1000;
-        boolean stopped = false;
+        // A stop during the warm-up (the gate told the threads): they may all be done already.
+        boolean stopped = context.stopRequested();
+        if (stopped) {
+            threads.forEach(TimerThread::requestStop);
+        }
         while (threads.stream().anyMatch(Thread::isAlive)) {
             if (!stopped && context.stopRequested()) {
                 threads.forEach(TimerThread::requestStop);
