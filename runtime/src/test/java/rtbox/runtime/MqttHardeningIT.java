@@ -2,6 +2,7 @@ package rtbox.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -20,6 +21,11 @@ import com.google.gson.JsonObject;
  */
 class MqttHardeningIT extends MqttFixture {
     static final String A = MqttIT.A;
+
+    /** A message's start, for an assertion's text (a result carries a 10000-bucket histogram). */
+    private static String brief(String payload) {
+        return payload.length() <= 600 ? payload : payload.substring(0, 600) + "...";
+    }
 
     private JsonObject reply(String requestId) throws InterruptedException {
         ControlRoom.Received r = control.reply(A, requestId, 15_000);
@@ -196,9 +202,9 @@ class MqttHardeningIT extends MqttFixture {
         ControlRoom.Received result = control.await(m -> m.topic().equals("rtbox/v1/up/a1/runs/" + run + "/result"),
                 10_000);
         assertNotNull(result, "no result within 10 s of the stop (a 30 s warm-up); stderr: " + rtbox.err);
-        assertEquals("ABORTED", result.json().get("verdict").getAsString(), result.payload());
-        assertTrue(result.payload().contains("before its first sample"), result.payload());
-        assertTrue(!result.payload().contains("NullPointerException"), result.payload());
+        assertEquals("ABORTED", result.json().get("verdict").getAsString(), brief(result.payload()));
+        assertTrue(result.payload().contains("before its first sample"), brief(result.payload()));
+        assertTrue(!result.payload().contains("NullPointerException"), brief(result.payload()));
 
         String plan = "{\"rtbox_plan\":1,\"name\":\"warm\",\"probe\":\"timer\",\"duration\":\"5s\",\"warmup\":\"30s\","
                 + "\"thresholds\":{\"max_us\":100000},\"cells\":[{\"name\":\"a\"},{\"name\":\"b\"}]}";
@@ -210,8 +216,8 @@ class MqttHardeningIT extends MqttFixture {
         ControlRoom.Received planResult = control.await(m -> m.topic().equals("rtbox/v1/up/a1/runs/" + planRun
                 + "/result"), 15_000);
         assertNotNull(planResult, "no plan result within 15 s of the stop; stderr: " + rtbox.err);
-        assertEquals("stopped", planResult.json().get("state").getAsString(), planResult.payload());
-        assertTrue(!planResult.payload().contains("NullPointerException"), planResult.payload());
+        assertEquals("stopped", planResult.json().get("state").getAsString(), brief(planResult.payload()));
+        assertTrue(!planResult.payload().contains("NullPointerException"), brief(planResult.payload()));
 
         r = reply(control.command(A, "run", "\"probe\":\"timer\",\"parameters\":{\"duration\":\"1s\"}"));
         assertEquals(200, r.get("code").getAsInt(), "the next run: " + r);
@@ -287,5 +293,86 @@ class MqttHardeningIT extends MqttFixture {
         assertEquals(broker.uri(), r.getAsJsonObject("body").getAsJsonObject("properties").get("brokers")
                 .getAsString(), r.toString());
         assertTrue(!Files.exists(home.resolve("data/mqtt/config.trial")), "the trial file is left");
+    }
+
+    /**
+     * A full disk: plans were accepted and run, but replies and run messages that could not be
+     * queued were dropped ("cannot queue message 3") and never sent, and .tmp files were left.
+     * Now, on a 3 MiB tmpfs as the appliance's data folder: a run without room for its messages
+     * is refused 507 naming the free space; a run whose result finds the disk full keeps it in
+     * memory and sends it once there is room, every sequence number once; no .tmp is left.
+     */
+    @Test
+    void aFullDiskRefusesUpFrontAndLosesNothing() throws Exception {
+        java.nio.file.Path data = java.nio.file.Files.createTempDirectory("rtbox-tmpfs-");
+        Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", data.toString())
+                .redirectErrorStream(true).start();
+        String mountOut = new String(mount.getInputStream().readAllBytes());
+        org.junit.jupiter.api.Assumptions.assumeTrue(mount.waitFor() == 0,
+                "cannot mount a tmpfs here (needs root): " + mountOut);
+        java.nio.file.Path fill = data.resolve("fill");
+        try {
+            broker = new Mosquitto(brokerDir, false, A, "b1");
+            control = new ControlRoom(broker.uri(), Mosquitto.CONTROL, Mosquitto.PASSWORD, "rtbox/v1/up/#");
+            rtbox = new Rtbox(home);
+            MqttIT.configure(rtbox, broker, A);
+            Files.writeString(home.resolve("etc/rtbox.mqtt.cfg"), "dataDir=" + data + "\n",
+                    java.nio.file.StandardOpenOption.APPEND);
+            rtbox.start("serve");
+            awaitOnline();
+
+            fillLeaving(fill, 600 * 1024);
+            JsonObject r = reply(control.command(A, "run", "\"probe\":\"timer\",\"parameters\":{\"duration\":\"1s\"}"));
+            assertEquals(507, r.get("code").getAsInt(), r.toString());
+            assertTrue(r.get("message").getAsString().contains("bytes free"), r.toString());
+            r = reply(control.command(A, "plan", "\"plan\":" + MqttPlanIT.plan("p", "1s", "a", "b")));
+            assertEquals(507, r.get("code").getAsInt(), r.toString());
+            Files.delete(fill);
+
+            r = reply(control.command(A, "run", "\"probe\":\"timer\",\"parameters\":{\"duration\":\"3s\","
+                    + "\"warmup\":\"0\"}"));
+            assertEquals(200, r.get("code").getAsInt(), r.toString());
+            String run = r.getAsJsonObject("body").get("run").getAsString();
+            Thread.sleep(500);
+            fillLeaving(fill, 0);
+            Thread.sleep(5000);
+            assertNull(control.await(m -> m.topic().equals("rtbox/v1/up/a1/runs/" + run + "/result"), 100),
+                    "a result was stored on a full disk?");
+            String status = control.command(A, "status", "");
+            Files.delete(fill);
+            ControlRoom.Received result = control.await(m -> m.topic().equals("rtbox/v1/up/a1/runs/" + run
+                    + "/result"), 20_000);
+            assertNotNull(result, "the result kept in memory was not sent once there was room; stderr: " + rtbox.err);
+            assertGapless(run, result.json().get("sequence").getAsLong());
+            assertNotNull(control.reply(A, status, 20_000), "the status command sent on a full disk got no reply");
+            assertEquals(200, reply(control.command(A, "status", "")).get("code").getAsInt());
+            try (java.util.stream.Stream<java.nio.file.Path> all = Files.walk(data)) {
+                java.util.List<java.nio.file.Path> tmp = all.filter(f -> f.toString().endsWith(".tmp")).toList();
+                assertTrue(tmp.isEmpty(), "left: " + tmp);
+            }
+            assertTrue(String.join("\n", rtbox.err).contains("never dropped"), String.join("\n", rtbox.err));
+        } finally {
+            if (rtbox != null) {
+                rtbox.close();
+                rtbox = null;
+            }
+            new ProcessBuilder("umount", data.toString()).inheritIO().start().waitFor();
+            Files.deleteIfExists(data);
+        }
+    }
+
+    /** Writes {@code fill} until the file system has about {@code leave} bytes left (0: full). */
+    private static void fillLeaving(java.nio.file.Path fill, long leave) throws Exception {
+        java.nio.file.FileStore store = Files.getFileStore(fill.getParent());
+        byte[] block = new byte[4096];
+        try (java.io.OutputStream out = Files.newOutputStream(fill, java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.APPEND)) {
+            while (store.getUsableSpace() > leave) {
+                out.write(block, 0, (int) Math.min(block.length, Math.max(1, store.getUsableSpace() - leave)));
+                out.flush();
+            }
+        } catch (java.io.IOException full) {
+            // no space left: what was asked for
+        }
     }
 }

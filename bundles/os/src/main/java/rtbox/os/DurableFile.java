@@ -15,7 +15,8 @@ import java.nio.file.StandardOpenOption;
  * disk, renamed over {@code NAME} (atomically where the file system can), and the folder
  * is forced so the rename itself survives. rtbox's one copy of this sequence: the outbox,
  * the request log, run markers, the tuner's and the trace's state files and the control
- * room's plan library all write through it.
+ * room's plan library all write through it. A write that fails (a full disk) leaves the
+ * old file and removes its {@code .tmp}.
  */
 public final class DurableFile {
 
@@ -27,18 +28,28 @@ public final class DurableFile {
         Path dir = file.toAbsolutePath().getParent();
         Files.createDirectories(dir);
         Path tmp = dir.resolve(file.getFileName() + ".tmp");
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            ByteBuffer buf = ByteBuffer.wrap(content);
-            while (buf.hasRemaining()) {
-                ch.write(buf);
-            }
-            ch.force(true);
-        }
         try {
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                ByteBuffer buf = ByteBuffer.wrap(content);
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+                ch.force(true);
+            }
+            try {
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException | RuntimeException e) {
+            // A full disk (ENOSPC) or a write error: the old file stays whole, and no .tmp is left behind.
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException ignored) {
+                // what could not be removed is removed at the next write or start
+            }
+            throw e;
         }
         syncFolder(dir);
     }

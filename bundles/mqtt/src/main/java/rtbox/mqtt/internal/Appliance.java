@@ -138,6 +138,7 @@ public class Appliance {
             judge(trial, dataDir, d, c, link);
         }
         c.scheduleWithFixedDelay(s.activity()::tick, 500, 500, TimeUnit.MILLISECONDS);
+        c.scheduleWithFixedDelay(s::retryPending, 1, 1, TimeUnit.SECONDS);
         link.start();
     }
 

@@ -59,6 +59,9 @@ public class PlanVerbs implements Verbs {
      * thread and answers with the run id once the plan's start is in the journal. Its
      * messages follow the reply: the run thread waits for it.
      */
+    /** A cell's messages and journal record, estimated high (a result with its report is some 10 to 60 kB). */
+    static final long CELL_BYTES = 2 * 64 * 1024;
+
     private Reply plan(JsonObject c, String requestId, Station station) throws RtboxException {
         String refused = station.refuseNew("plan");
         if (refused != null) {
@@ -110,8 +113,9 @@ public class PlanVerbs implements Verbs {
             label = "plan '" + n + "'";
         }
         String planName;
+        int cells;
         try {
-            plans.check(origin, text);
+            cells = plans.check(origin, text).size();
             planName = JsonParser.parseString(text).getAsJsonObject().get("name").getAsString();
         } catch (PlanException e) {
             JsonObject body = new JsonObject();
@@ -120,6 +124,11 @@ public class PlanVerbs implements Verbs {
                     : " problems") + "; nothing was run: " + String.join("; ", e.problems()), body);
         } catch (RuntimeException e) {
             return Reply.failed("cannot read the name of " + label + ": " + e);
+        }
+        // Each cell: its start and its result over MQTT, and its record in the result journal.
+        String noRoom = station.noRoomFor("plan (" + cells + " cells)", cells * CELL_BYTES);
+        if (noRoom != null) {
+            return Reply.insufficientStorage(noRoom);
         }
         CompletableFuture<RunSession> started = new CompletableFuture<>();
         CountDownLatch replied = new CountDownLatch(1);

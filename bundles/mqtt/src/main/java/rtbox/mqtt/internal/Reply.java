@@ -4,7 +4,7 @@ import com.google.gson.JsonObject;
 
 /**
  * The answer to a command: an HTTP-like code (200 done, 400 bad command, 404 no such
- * thing, 409 not now, 413 too large to read, 500 failed here), a message a person can act on, and a body.
+ * thing, 409 not now, 413 too large to read, 500 failed here, 507 no room on its disk), a message a person can act on, and a body.
  */
 record Reply(int code, String message, JsonObject body) {
     /**
@@ -35,6 +35,11 @@ record Reply(int code, String message, JsonObject body) {
 
     static Reply tooLarge(String message) {
         return new Reply(413, message, new JsonObject());
+    }
+
+    /** 507: no room on the appliance's disk for what the command would store. */
+    static Reply insufficientStorage(String message) {
+        return new Reply(507, message, new JsonObject());
     }
 
     static Reply failed(String message) {

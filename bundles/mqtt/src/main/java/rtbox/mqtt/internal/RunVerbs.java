@@ -54,6 +54,10 @@ public class RunVerbs implements Verbs {
                     + String.join(", ", new TreeSet<>(runner.probes())));
         }
         runner.check(request);
+        String noRoom = station.noRoomFor("run", messageBytes(request));
+        if (noRoom != null) {
+            return Reply.insufficientStorage(noRoom);
+        }
         RunSession session = new RunSession(runId, request.probe(), station.activeFile());
         try {
             session.persist();
@@ -75,6 +79,17 @@ public class RunVerbs implements Verbs {
         body.addProperty("progress", Topics.progress(appliance, runId));
         body.addProperty("result", Topics.result(appliance, runId));
         return Reply.ok("run " + runId + " started: " + request.probe() + " " + request.parameters(), body);
+    }
+
+    /**
+     * A run's messages, estimated high: the progress messages and the result with its full report,
+     * whose histograms are at most 4 bytes a bucket a thread as JSON (usually far less: trailing
+     * zeros are cut).
+     */
+    static long messageBytes(RunRequest request) {
+        rtbox.api.RunParameters p = request.parameters();
+        long threads = p.cpus == null || p.cpus.length == 0 ? 1 : p.cpus.length;
+        return 64 * 1024 + 2 * 4L * p.histogramLimitUs * threads;
     }
 
     private void measure(Station station, RunSession s, RunRequest request) {

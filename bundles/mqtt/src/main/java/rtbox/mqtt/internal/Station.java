@@ -39,6 +39,8 @@ final class Station {
     private volatile boolean closing;
     /** What a crash or power loss cut short, until the family of its kind takes it. */
     private RunSession interrupted;
+    /** Messages the outbox could not take yet, oldest first ({@link #enqueue}); guarded by this. */
+    private final java.util.ArrayDeque<Pending> pending = new java.util.ArrayDeque<>();
     /** Set by a verb that sends messages after its reply; only the command thread uses it. */
     private Runnable afterReply;
 
@@ -115,6 +117,11 @@ final class Station {
         if (s != null) {
             return Activity.busy(s);
         }
+        int waiting = pending();
+        if (waiting > 0) {
+            return waiting + " messages wait in memory for disk space (" + freeSpace() + "): no new " + what
+                    + " until they are stored";
+        }
         if (outbox.full()) {
             return "the outbox holds " + outbox.bytes() + " bytes of undelivered messages (limit " + outbox.maxBytes()
                     + "): no new " + what + " until they are delivered";
@@ -135,26 +142,105 @@ final class Station {
 
     /** Queues a message that has no sequence number of its own (a reply, a replayed result). */
     void queue(String topic, byte[] payload) {
-        try {
-            outbox.add(topic, payload);
-        } catch (IOException e) {
-            Appliance.LOG.warn("outbox: cannot queue a message for " + topic + ": " + e.getMessage());
-        }
+        enqueue(topic, payload, null);
         drainSoon();
     }
 
     /** Queues one of a run's messages under its fixed sequence number, recorded before it can be published. */
     void queueAt(RunSession s, String topic, long seq, RunMessage message) {
         synchronized (s) {
-            try {
-                outbox.add(topic, Codec.encode(message), () -> s.queued(seq));
-            } catch (IOException e) {
-                Appliance.LOG.warn("outbox: cannot queue message " + seq + " of run " + s.id + ": "
-                        + e.getMessage());
-                return;
-            }
+            enqueue(topic, Codec.encode(message), () -> s.queued(seq));
         }
         drainSoon();
+    }
+
+    /** A message the outbox could not take (a full disk): kept in memory, in order, until it can. */
+    private record Pending(String topic, byte[] payload) {
+    }
+
+    /**
+     * Into the outbox; when it cannot take the message (ENOSPC), or older ones still wait, into
+     * {@link #pending}, in order, and tried again every second ({@link #retryPending}): a reply
+     * or a run's message that could not be queued was dropped ("cannot queue message 3") and
+     * never sent. A run's number is taken at once either way, so the next message gets the next.
+     */
+    private synchronized void enqueue(String topic, byte[] payload, Runnable queued) {
+        if (pending.isEmpty()) {
+            try {
+                if (queued == null) {
+                    outbox.add(topic, payload);
+                } else {
+                    outbox.add(topic, payload, queued);
+                }
+                return;
+            } catch (IOException e) {
+                Appliance.LOG.warn("outbox: cannot store a message for " + topic + " (" + e.getMessage() + "; "
+                        + freeSpace() + "): kept in memory and stored as soon as there is room, never dropped");
+            }
+        }
+        if (queued != null) {
+            queued.run();
+        }
+        pending.add(new Pending(topic, payload));
+    }
+
+    /** Stores what could not be stored before, oldest first, as far as there is room now. */
+    void retryPending() {
+        boolean stored = false;
+        synchronized (this) {
+            while (!pending.isEmpty()) {
+                Pending p = pending.peek();
+                try {
+                    outbox.add(p.topic(), p.payload());
+                } catch (IOException e) {
+                    break;
+                }
+                pending.poll();
+                stored = true;
+                if (pending.isEmpty()) {
+                    Appliance.LOG.info("outbox: every message kept in memory for want of disk space is stored now");
+                }
+            }
+        }
+        if (stored) {
+            drainSoon();
+        }
+    }
+
+    /** Messages kept in memory because the disk could not take them. */
+    synchronized int pending() {
+        return pending.size();
+    }
+
+    /** Bytes of messages a run needs room for, beside its own estimate: the replies and the status around it. */
+    static final long MARGIN_BYTES = 1024 * 1024;
+
+    /**
+     * 507's message when the data folder has not room for {@code bytes} of a run's or plan's
+     * messages and a margin (so it is refused up front instead of measuring what could not be
+     * stored); null when it has.
+     */
+    String noRoomFor(String what, long bytes) {
+        long need = bytes + MARGIN_BYTES;
+        long free = usableSpace();
+        if (free >= 0 && free < need) {
+            return "the data folder " + dataDir + " has " + free + " bytes free; this " + what + " needs about " + need
+                    + " for its messages: not started; free some space (or give the appliance a larger data folder)";
+        }
+        return null;
+    }
+
+    private long usableSpace() {
+        try {
+            return java.nio.file.Files.getFileStore(dataDir).getUsableSpace();
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    private String freeSpace() {
+        long free = usableSpace();
+        return free < 0 ? "free space unknown" : free + " bytes free in " + dataDir;
     }
 
     /**
