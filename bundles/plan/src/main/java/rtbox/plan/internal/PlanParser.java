@@ -44,7 +44,8 @@ final class PlanParser {
     private static final Set<String> CELL = Set.of("name", "probe", "parameters", "policy", "tuning", "loads",
             "warmup", "duration", "thresholds");
     private static final Set<String> PARAMETERS = Set.of("interval_us", "cpus", "histogram_us", "mlock", "options");
-    private static final Set<String> TUNING = Set.of("nice", "timer_slack_ns", "cpu_dma_latency_us", "rt_runtime_us");
+    private static final Set<String> TUNING = Set.of("nice", "timer_slack_ns", "cpu_dma_latency_us", "rt_runtime_us",
+            "iso_period_ms", "iso_sample_ms");
     /** rtbox.core.RunSchema's threshold names and the plan's older ones (max_us, p99_us, ...) as aliases. */
     private static final Set<String> THRESHOLDS = new java.util.LinkedHashSet<>(RunSchema.Threshold.names());
     private static final Set<String> LOAD = Set.of("workload", "parameters");
@@ -334,6 +335,9 @@ final class PlanParser {
                 put(m, "cpu_dma_latency_us", integer(to.get("cpu_dma_latency_us"), tp + ".cpu_dma_latency_us", 0,
                         2_000_000_000L));
                 put(m, "rt_runtime_us", integer(to.get("rt_runtime_us"), tp + ".rt_runtime_us", -1, Integer.MAX_VALUE));
+                // Emulated ISO's averaging period and tick (the tuner's ranges).
+                put(m, "iso_period_ms", integer(to.get("iso_period_ms"), tp + ".iso_period_ms", 100, 600_000));
+                put(m, "iso_sample_ms", integer(to.get("iso_sample_ms"), tp + ".iso_sample_ms", 4, 10));
                 s.tuning = m;
             }
         }

@@ -304,6 +304,7 @@ public class PlanService implements Plans {
         c.loads().forEach(x -> loads.add(x.toString()));
         RunParameters params = c.parameters();
         PolicyHandle handle = null;
+        CellContext context = new CellContext();
         try {
             Policy tuner = policies.get(TUNER);
             boolean useTuner = tuner != null && (c.needsTuner() || c.policy().policy() != SchedPolicy.OTHER);
@@ -316,7 +317,7 @@ public class PlanService implements Plans {
                     settings.put("priority", Integer.toString(params.priority));
                 }
                 settings.putAll(c.tuning());
-                handle = tuner.apply(settings, new CellContext());
+                handle = tuner.apply(settings, context);
                 changes.putAll(handle.changes());
                 if (handle.effectivePolicy().isPresent()) {
                     rtbox.api.EffectivePolicy eff = handle.effectivePolicy().get();
@@ -334,6 +335,14 @@ public class PlanService implements Plans {
                     return stopRequested;
                 }
             });
+            if (handle != null) {
+                // Closed before the result is made: what the policy reports at close (emulated ISO's
+                // demotions and promotions, its figures) goes into the cell's report.
+                handle.close();
+                handle.changes().forEach(changes::putIfAbsent);
+                handle = null;
+                report = PolicyEvents.merge(report, context.events(), changes);
+            }
             return new CellResult(c.index(), c.name(), c.axes(), c.probe(), c.policy().text(), loads, changes, started,
                     System.currentTimeMillis(), report, Verdicts.cell(report), null);
         } catch (RtboxException | RuntimeException e) {
@@ -356,7 +365,10 @@ public class PlanService implements Plans {
                 + ": " + c.name(), loads);
     }
 
+    /** The context a cell's policy gets: the plan's stop, and the events it reports, kept for the cell's report. */
     private final class CellContext implements RunContext {
+        private final List<PolicyEvents.Timed> events = new ArrayList<>();
+
         @Override
         public boolean stopRequested() {
             return stopRequested;
@@ -368,6 +380,16 @@ public class PlanService implements Plans {
 
         @Override
         public void event(String kind, String detail) {
+            event(System.nanoTime(), kind, detail);
+        }
+
+        @Override
+        public synchronized void event(long nanoTime, String kind, String detail) {
+            events.add(new PolicyEvents.Timed(nanoTime, kind, detail));
+        }
+
+        synchronized List<PolicyEvents.Timed> events() {
+            return List.copyOf(events);
         }
     }
 

@@ -27,8 +27,9 @@ import rtbox.os.Sched;
  * allocate; a demotion or promotion makes one sched_setscheduler per thread.
  *
  * <p>{@link #close()} stops the thread and puts every tracked thread that is still alive
- * back at the ISO band's policy (the policy it was found at). Child processes are not
- * looked for yet.
+ * back at the ISO band's policy (the policy it was found at). Child processes of this JVM
+ * (/proc/self/task/TID/children, the graph probe's clients) at the ISO band are ISO tasks
+ * too, demoted and promoted with the threads.
  */
 final class IsoSupervisor implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger("rtbox.policy.sched");
@@ -47,6 +48,9 @@ final class IsoSupervisor implements AutoCloseable {
     private final BitSet cpus = new BitSet();
     private final long[] transitionAt = new long[MAX_TRANSITIONS];
     private final boolean[] transitionDemote = new boolean[MAX_TRANSITIONS];
+    private final double[] transitionShare = new double[MAX_TRANSITIONS];
+    /** Per tracked thread: its process (0: this JVM; else a child process, whose pid is its tid). */
+    private final int[] pids = new int[MAX_THREADS];
     private volatile int count;
     private final Thread thread;
     private volatile boolean stop;
@@ -75,11 +79,12 @@ final class IsoSupervisor implements AutoCloseable {
     /** Tracks a thread of this process as an ISO thread (the scan would find it too). */
     void adopt(int tid) {
         synchronized (lock) {
-            track(tid);
+            track(0, tid);
         }
     }
 
-    private void track(int tid) {
+    /** {@code pid} 0: a thread of this process; otherwise a child process (single-threaded: tid = pid). */
+    private void track(int pid, int tid) {
         int n = count;
         int free = n;
         for (int i = 0; i < n; i++) {
@@ -97,12 +102,13 @@ final class IsoSupervisor implements AutoCloseable {
         }
         Procfs.Schedstat s = null;
         try {
-            s = Procfs.Schedstat.open(0, tid);
+            s = Procfs.Schedstat.open(pid, tid);
             for (int cpu : Sched.getAffinity(tid)) {
                 cpus.set(cpu);
             }
             cpuCount = Math.max(1, cpus.cardinality());
             tids[n] = tid;
+            pids[n] = pid;
             stats[n] = s;
             last[n] = s.runtimeNs();
             if (rule.demoted()) {
@@ -125,31 +131,60 @@ final class IsoSupervisor implements AutoCloseable {
         if (names == null) {
             return;
         }
+        java.util.Set<Integer> threads = new java.util.HashSet<>();
+        java.util.Set<Integer> children = new java.util.HashSet<>();
+        for (String name : names) {
+            try {
+                int tid = Integer.parseInt(name);
+                threads.add(tid);
+                children.addAll(children(tid));
+            } catch (NumberFormatException e) {
+                // not a thread
+            }
+        }
         // An ended thread's open schedstat still reads its final count: ended is what the
-        // listing no longer holds (and its id may come back for a new thread).
-        java.util.Set<String> alive = java.util.Set.of(names);
+        // listing no longer holds (and its id may come back for a new thread). A child
+        // process ended when no thread of this process has it as a child any more.
         for (int i = 0; i < count; i++) {
-            if (tids[i] != 0 && !alive.contains(Integer.toString(tids[i]))) {
+            if (tids[i] != 0 && !(pids[i] == 0 ? threads : children).contains(tids[i])) {
                 tids[i] = 0;
                 stats[i].close();
                 stats[i] = null;
             }
         }
-        for (String name : names) {
-            int tid;
-            try {
-                tid = Integer.parseInt(name);
-            } catch (NumberFormatException e) {
-                continue;
-            }
-            try {
-                if (Sched.getScheduler(tid) == isoPolicy && Sched.getPriority(tid) == isoPriority) {
-                    track(tid);
-                }
-            } catch (OsException e) {
-                // ended meanwhile
-            }
+        for (int tid : threads) {
+            consider(0, tid);
         }
+        for (int pid : children) {
+            consider(pid, pid);
+        }
+    }
+
+    private void consider(int pid, int tid) {
+        try {
+            if (Sched.getScheduler(tid) == isoPolicy && Sched.getPriority(tid) == isoPriority) {
+                track(pid, tid);
+            }
+        } catch (OsException e) {
+            // ended meanwhile
+        }
+    }
+
+    /**
+     * The child processes of one thread of this JVM (/proc/self/task/TID/children: the graph
+     * probe's forked clients, a pipe switcher's cat); none where the kernel lacks that file.
+     */
+    private static java.util.List<Integer> children(int tid) {
+        java.util.List<Integer> list = new java.util.ArrayList<>();
+        try {
+            String text = Procfs.read("/proc/self/task/" + tid + "/children").trim();
+            for (String pid : text.isEmpty() ? new String[0] : text.split("\\s+")) {
+                list.add(Integer.parseInt(pid));
+            }
+        } catch (java.io.IOException | NumberFormatException e) {
+            // the thread ended, or no such file (CONFIG_PROC_CHILDREN off): no children seen
+        }
+        return list;
     }
 
     private void loop() {
@@ -215,6 +250,7 @@ final class IsoSupervisor implements AutoCloseable {
                     if (transitions < MAX_TRANSITIONS) {
                         transitionAt[transitions] = now - started;
                         transitionDemote[transitions] = demote;
+                        transitionShare[transitions] = rule.share();
                         transitions++;
                     }
                     for (int i = 0; i < n; i++) {
@@ -299,6 +335,21 @@ final class IsoSupervisor implements AutoCloseable {
     /** The ISO threads supervised over the run. */
     int tracked() {
         return seen;
+    }
+
+    /**
+     * Each demotion and promotion as an event of the run at its time (kinds {@code iso.demote}
+     * and {@code iso.promote}), so that a report lines xruns and spikes up with them. After
+     * {@link #close()}: the supervisor's loop records them in arrays and allocates nothing.
+     */
+    void reportTransitions(rtbox.api.RunContext context) {
+        for (int i = 0; i < transitions; i++) {
+            String share = String.format(java.util.Locale.ROOT, "%.1f", 100 * transitionShare[i]);
+            context.event(started + transitionAt[i], transitionDemote[i] ? "iso.demote" : "iso.promote",
+                    transitionDemote[i] ? "emulated ISO: the ISO class's share " + share + " % is over iso_cpu: its "
+                            + "threads run as SCHED_OTHER" : "emulated ISO: the ISO class's share " + share + " % is "
+                            + "under 90 % of iso_cpu: its threads are back at SCHED_" + isoPolicy + " " + isoPriority);
+        }
     }
 
     /** The demotions and promotions, "D@1.234s P@1.780s ...", at most {@link #MAX_TRANSITIONS}. */

@@ -317,6 +317,7 @@ public class SchedTuner implements Policy {
                 handle.supervisor = new IsoSupervisor(isoRule, isoSampleMs * 1_000_000L, fallbackPolicy,
                         IsoBand.rtPriority(isoPriority));
                 handle.supervisor.start();
+                handle.context = context;
             }
             if (context != null && !changes.isEmpty()) {
                 context.event("policy", "sched: " + changes);
@@ -351,6 +352,8 @@ public class SchedTuner implements Policy {
         long oldSlack = -1;
         FileOutputStream dma;
         IsoSupervisor supervisor;
+        /** Where the supervisor's demotions and promotions go as events, at close. */
+        RunContext context;
         private boolean closed;
 
         Handle(Map<String, String> changes) {
@@ -378,6 +381,9 @@ public class SchedTuner implements Policy {
                 if (supervisor != null) {
                     // First, so that the threads are back at the ISO band before anything else is undone.
                     supervisor.close();
+                    if (context != null) {
+                        supervisor.reportTransitions(context);
+                    }
                     changes.put("iso.demotions", Integer.toString(supervisor.demotions()));
                     changes.put("iso.promotions", Integer.toString(supervisor.promotions()));
                     changes.put("iso.demoted_ms", Long.toString(supervisor.demotedNs() / 1_000_000));
