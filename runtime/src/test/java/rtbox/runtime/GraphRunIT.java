@@ -31,12 +31,17 @@ class GraphRunIT {
             Rtbox.Result r = rtbox.run(120, "run", "graph", "-q", "-a", Integer.toString(cpu), "--policy", "fifo",
                     "-p", "70", "-i", "10000", "-D", "2s", "--warmup", "1s", "-o", "load=20", "-o", "ends=processes",
                     "-o", "stall=12ms", "-o", "stall_every=20", "--max-missed", "0", "--report", report.toString());
-            assertEquals(1, r.exitCode(), r.stdout() + r.stderr());
+            // FAIL; or INCONCLUSIVE when the run's worst wake-up was a JVM pause (a young GC, seen once
+            // under another build's load): the xrun limit failed either way (checked below).
+            assertTrue(r.exitCode() == 1 || r.exitCode() == 3, r.stdout() + r.stderr());
             JsonObject json = JsonParser.parseString(Files.readString(report)).getAsJsonObject();
             JsonObject f = json.getAsJsonObject("result").getAsJsonObject("figures");
             double stalls = f.get("stalls_injected").getAsDouble();
             assertTrue(stalls >= 4, f.toString());
-            assertEquals(stalls, f.get("xruns").getAsDouble(), f.toString());
+            // At least one per stall (GraphProbeTest checks exactly one): in the appliance a young GC's
+            // safepoint can hold the driver past a period too, which is an xrun as real as the stalls'.
+            double xruns = f.get("xruns").getAsDouble();
+            assertTrue(xruns >= stalls && xruns <= stalls + 3, f.toString());
             JsonArray events = json.getAsJsonArray("events");
             long xrunEvents = 0;
             long last = -1;
@@ -49,10 +54,15 @@ class GraphRunIT {
                     last = at;
                 }
             }
-            assertEquals((long) stalls, xrunEvents, events.toString());
+            assertEquals((long) xruns, xrunEvents, events.toString());
             assertEquals(1.0, f.get("processes").getAsDouble());
-            assertTrue(json.getAsJsonObject("verdict").toString().contains("missed_deadlines"), json.get("verdict")
-                    .toString());
+            boolean xrunLimitFailed = false;
+            for (JsonElement c : json.getAsJsonObject("verdict").getAsJsonArray("checks")) {
+                JsonObject o = c.getAsJsonObject();
+                xrunLimitFailed |= o.get("metric").getAsString().equals("missed_deadlines")
+                        && o.get("outcome").getAsString().equals("FAIL");
+            }
+            assertTrue(xrunLimitFailed, json.get("verdict").toString());
         }
     }
 }
