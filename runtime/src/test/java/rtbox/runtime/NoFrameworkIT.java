@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 15 / 16 point 7: help and version answer without starting the
+ * Issue 15 / 16 point 7: help, version and plan check answer without starting the
  * framework (the launcher's rtbox.runtime.launch.NoFramework runs rtbox.cli's command line
  * on a plain class path), and say exactly what the framework would say: every line is run
  * both ways, the second with RTBOX_FRAMEWORK=always, and stdout, stderr and the exit code
@@ -55,14 +55,31 @@ class NoFrameworkIT {
         }
     }
 
+    private Path plan(String name, String json) throws Exception {
+        Path f = dir.resolve(name);
+        Files.writeString(f, json);
+        return f;
+    }
+
     @Test
-    void helpAndVersionSayWhatTheFrameworkSaysWithoutStartingIt() throws Exception {
+    void helpVersionAndPlanCheckSayWhatTheFrameworkSaysWithoutStartingIt() throws Exception {
+        Path problems = plan("problems.json", "{\"rtbox_plan\": 1, \"name\": \"p\", \"probe\": \"timer\","
+                + " \"duration\": \"1s\", \"parameters\": {\"interval_us\": 0}, \"thresholds\": {\"p99\": 5},"
+                + " \"matrix\": {\"policy\": [\"fifo:80\", \"iso@120\"]}}");
+        // Checked against what is installed: probes, workloads (with their configured defaults), the tuner.
+        Path cells = plan("cells.json", "{\"rtbox_plan\": 1, \"name\": \"c\", \"probe\": \"nosuch\", \"duration\": \"1s\","
+                + " \"cells\": [{}, {\"probe\": \"timer\", \"loads\": [\"nosuchload\"]},"
+                + " {\"probe\": \"timer\", \"loads\": [\"pipe:mode=zzz\"]}, {\"probe\": \"timer\", \"loads\": [\"blockio:bs=3\"]},"
+                + " {\"probe\": \"rtc\", \"parameters\": {\"cpus\": [0, 1]}}, {\"probe\": \"tsc\", \"policy\": \"iso@70\"}]}");
         List<String[]> lines = List.of(
                 new String[] {"--help"}, new String[] {"-h"}, new String[] {"help"}, new String[] {},
                 new String[] {"--version"}, new String[] {"-V"},
                 new String[] {"help", "run"}, new String[] {"run", "--help"}, new String[] {"probes", "-h"},
                 new String[] {"plan", "run", "-h"}, new String[] {"ctl", "list", "--help"}, new String[] {"job", "--help"},
-                new String[] {"plan"}, new String[] {"plan", "check", "--help"});
+                new String[] {"plan"}, new String[] {"plan", "check", "--help"}, new String[] {"plan", "check"},
+                new String[] {"plan", "check", "../plans/quick.json"}, new String[] {"plan", "check", "../plans/seed-004.json"},
+                new String[] {"plan", "check", problems.toString()}, new String[] {"plan", "check", cells.toString()},
+                new String[] {"plan", "check", "plans/nosuch.json"});
         for (String[] args : lines) {
             String line = String.join(" ", args);
             Answer fast = rtbox(false, null, args);

@@ -26,9 +26,12 @@ import java.util.zip.ZipEntry;
 /**
  * The bundles' Declarative Services components without a framework, for the commands that
  * need none: each component as its DS description (OSGI-INF/*.xml, what bnd made from its
- * annotations, the one place its wiring is said) constructed and given its references,
- * in the order the framework would register them. Never activated: activation may start
- * threads or change kernel settings, and these objects only parse, check and print.
+ * annotations, the one place its wiring is said) constructed, given its references and
+ * activated with its properties and etc/'s configuration, in the order the framework would
+ * register them. Only what a command reaches is made: a single service of an interface
+ * type when it is first called, as DS makes a delayed component, so help and version make
+ * neither the runner nor the plan service. What activation does is what the framework's
+ * start does (the scheduling tuner puts back what a crashed run left, as at every start).
  *
  * <p>Only what rtbox's descriptions use is understood (a no-argument constructor,
  * references by field or by a bind method taking the service and maybe its properties,
@@ -50,16 +53,18 @@ final class Components {
     }
 
     record Description(String name, String implementation, List<String> services, Map<String, Object> properties,
-            List<Reference> references) {
+            List<Reference> references, String activate, String configurationPid, boolean configured) {
     }
 
     private final ClassLoader loader;
+    private final Configurations configurations;
     private final List<Description> descriptions = new ArrayList<>();
     private final Map<Description, Object> instances = new IdentityHashMap<>();
     private final Set<Description> wiring = new HashSet<>();
 
-    Components(ClassLoader loader) {
+    Components(ClassLoader loader, Configurations configurations) {
         this.loader = loader;
+        this.configurations = configurations;
     }
 
     /** Adds a bundle's components (its Service-Component header), after those of bundles added before. */
@@ -123,7 +128,13 @@ final class Components {
         if (impl.size() != 1) {
             throw new Unsupported(where + ": not one implementation");
         }
-        return new Description(c.get("name"), impl.get(0).get("class"), services, properties, references);
+        String pid = c.has("configuration-pid") ? c.get("configuration-pid") : c.get("name");
+        if (pid.contains(" ")) {
+            throw new Unsupported(where + ": several configuration PIDs");
+        }
+        return new Description(c.get("name"), impl.get(0).get("class"), services, properties, references,
+                c.has("activate") ? c.get("activate") : "activate", pid,
+                !c.get("configuration-policy").equals("ignore"));
     }
 
     /**
@@ -265,6 +276,7 @@ final class Components {
         for (Reference r : d.references()) {
             inject(o, r, providers(r.service(), r.target(), r.multiple()), d);
         }
+        activate(o, d);
         return o;
     }
 
@@ -329,6 +341,52 @@ final class Components {
                 throw e.getCause();
             }
         });
+    }
+
+    /**
+     * Calls the activate method as DS would, with the component's properties (its
+     * description's, then its configuration's in etc/) as a Map or as component property
+     * types; a BundleContext is null here (a component that uses it at activation fails,
+     * and the launcher starts the framework).
+     */
+    private void activate(Object o, Description d) throws ReflectiveOperationException, Unsupported {
+        Method m = null;
+        for (Class<?> c = o.getClass(); c != null && m == null; c = c.getSuperclass()) {
+            for (Method candidate : c.getDeclaredMethods()) {
+                if (candidate.getName().equals(d.activate())) {
+                    if (m != null) {
+                        throw new Unsupported(d.name() + ": overloaded " + d.activate());
+                    }
+                    m = candidate;
+                }
+            }
+        }
+        if (m == null) {
+            return;
+        }
+        Map<String, Object> properties = new LinkedHashMap<>(d.properties());
+        if (d.configured()) {
+            properties.putAll(configurations.of(d.configurationPid()));
+        }
+        Object[] args = new Object[m.getParameterCount()];
+        Class<?>[] types = m.getParameterTypes();
+        for (int i = 0; i < args.length; i++) {
+            if (types[i] == Map.class) {
+                args[i] = properties;
+            } else if (types[i].isAnnotation()) {
+                args[i] = PropertyTypes.of(types[i], properties);
+            } else if (types[i].getName().equals("org.osgi.framework.BundleContext")) {
+                args[i] = null;
+            } else {
+                throw new Unsupported(d.name() + ": activate takes " + types[i].getName());
+            }
+        }
+        m.setAccessible(true);
+        try {
+            m.invoke(o, args);
+        } catch (InvocationTargetException e) {
+            throw new Unsupported(d.name() + ": activation failed here: " + e.getCause());
+        }
     }
 
     private static Field field(Class<?> type, String name) throws NoSuchFieldException {

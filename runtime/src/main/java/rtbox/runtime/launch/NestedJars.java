@@ -30,6 +30,7 @@ final class NestedJars {
     private final JarFile outer;
     private final List<String> runpath = new ArrayList<>();
     private final List<String> bundles = new ArrayList<>();
+    private final Properties launch = new Properties();
 
     NestedJars(Path rtboxJar) throws IOException {
         outer = new JarFile(rtboxJar.toFile(), false);
@@ -41,7 +42,6 @@ final class NestedJars {
         if (lp == null) {
             throw new IOException(rtboxJar + " has no launcher.properties: not an exported bndrun");
         }
-        Properties launch = new Properties();
         try (InputStream in = outer.getInputStream(lp)) {
             launch.load(in);
         }
@@ -60,6 +60,11 @@ final class NestedJars {
             }
         }
         return out;
+    }
+
+    /** launcher.properties: the framework's properties (-runproperties) and bnd's launch.* settings. */
+    Properties launch() {
+        return launch;
     }
 
     /** The embedded run path's jars, as {@code jar/NAME.jar}. */

@@ -13,12 +13,12 @@ import java.util.Properties;
 import java.util.Set;
 
 /**
- * rtbox's commands that need no framework (help, version), answered from the
+ * rtbox's commands that need no framework (help, version, plan check), answered from the
  * bundles' own classes on a plain class path: the launcher script runs this class (in
  * rtbox.jar, beside bnd's launcher) for them, without the framework's start-up (issue 15;
  * bench/startup). The command line is rtbox.cli's own {@code Cli} component, wired as its
- * DS description says ({@link Components}), so the help and the version
- * are the very same code and text as with the framework.
+ * DS description says ({@link Components}), so the help, the version and the
+ * plan checks are the very same code and text as with the framework.
  *
  * <p>Exits {@value #NEEDS_FRAMEWORK}, having printed nothing, when the answer could differ
  * from the framework's: the command measures or serves (Cli decides, on the parsed line),
@@ -54,6 +54,12 @@ public final class NoFramework {
         if (!onlyTheseBundles(storage == null ? null : Path.of(storage), home, new HashSet<>(nested.bundles()))) {
             return NEEDS_FRAMEWORK;
         }
+        // The run properties, as bnd's launcher sets them: SLF4J's simple logger reads its settings there.
+        for (String k : nested.launch().stringPropertyNames()) {
+            if (!k.startsWith("launch.") && System.getProperty(k) == null) {
+                System.setProperty(k, nested.launch().getProperty(k));
+            }
+        }
         Path cache = NestedJars.cache(Path.of(System.getProperty("rtbox.run", System.getProperty("java.io.tmpdir")))
                 .resolve("jars"));
         List<Path> classPath = new ArrayList<>();
@@ -70,7 +76,7 @@ public final class NoFramework {
         classPath.addAll(bundles);
         BundleJars loader = new BundleJars(classPath, ClassLoader.getPlatformClassLoader());
         Thread.currentThread().setContextClassLoader(loader);
-        Components components = new Components(loader);
+        Components components = new Components(loader, new Configurations(home.resolve("etc")));
         for (int i = classPath.size() - bundles.size(); i < classPath.size(); i++) {
             components.add(loader.jar(i));
         }

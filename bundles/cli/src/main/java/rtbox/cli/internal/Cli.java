@@ -102,8 +102,9 @@ public class Cli implements Callable<Integer> {
 
     /**
      * What rtbox.jar's launcher calls, on a plain class path and without a framework, for
-     * the commands that need none (help, version, plan check): this component constructed
-     * and its references injected from its DS description, never activated. Returns
+     * the commands that need none (help, version, plan check): this component constructed,
+     * given its references and activated as its DS description says (without a
+     * BundleContext). Returns
      * {@link #NEEDS_FRAMEWORK}, having printed nothing, for a command that needs the
      * framework (everything that measures or serves); the launcher then starts it.
      */

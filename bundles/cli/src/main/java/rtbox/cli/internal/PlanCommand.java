@@ -97,7 +97,7 @@ class PlanCommand implements Callable<Integer>, WithoutFramework {
     }
 
     @Command(name = "check", description = "Checks a plan whole (every problem, with its path) without running it.")
-    static class Check implements Callable<Integer> {
+    static class Check implements Callable<Integer>, WithoutFramework {
         @Spec
         CommandSpec spec;
         @Parameters(index = "0", paramLabel = "FILE", description = "The plan (JSON).")
