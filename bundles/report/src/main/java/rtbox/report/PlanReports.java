@@ -57,6 +57,9 @@ public final class PlanReports {
             b.append('\n').append(cellSummary(c, run.cellsPlanned()));
         }
         b.append('\n').append(table(run));
+        if (GraphTable.applies(run)) {
+            b.append('\n').append(GraphTable.text(run));
+        }
         b.append('\n').append("OVERALL ").append(run.verdict().outcome()).append(": ").append(run.verdict().reason())
                 .append('\n');
         return b.toString();
