@@ -286,14 +286,17 @@ public class ProbeRunner implements Runner {
                         trace, start);
                 threads.add(t.withSpikes(labelled));
             }
+            Double periodUs = result.figures().get("period_us");
+            List<RunEvent> events = XrunAttribution.label(state.events(start), jvm,
+                    periodUs != null ? Math.round(periodUs * 1000) : request.parameters().intervalUs * 1000);
             ProbeResult attributed = new ProbeResult(result.probe(), result.parameters(), result.clock(),
-                    result.startNanos(), result.durationNs(), result.complete(), threads, result.figures(), notes,
-                    traced(result.breakTrace(), trace, start));
+                    result.startNanos(), result.durationNs(), result.complete(), threads,
+                    XrunAttribution.figures(result.figures(), events), notes, traced(result.breakTrace(), trace, start));
             List<JvmStall> stalls = new ArrayList<>(jvm);
             stalls.addAll(hiccups);
             Verdict verdict = Judge.judge(attributed, request.thresholds(), jvm, expectedSamples(request));
             return new RunReport(RunReport.SCHEMA, UUID.randomUUID().toString(), startedMs, System.currentTimeMillis(),
-                    request.command(), attributed, monitor.histogram(), stalls, loadFigures, state.events(start), system,
+                    request.command(), attributed, monitor.histogram(), stalls, loadFigures, events, system,
                     verdict);
         } finally {
             if (trace != null) {
