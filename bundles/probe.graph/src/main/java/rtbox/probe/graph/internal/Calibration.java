@@ -44,10 +44,15 @@ final class Calibration {
 
     /**
      * The spins corrected by what the graph took at {@code spins}: each client's share of
-     * the difference between the target and the measured graph time; never negative.
+     * the difference between the target and the measured graph time, kept within half and
+     * twice the estimate from the spin's cost ({@code estimate}): a correction round that a
+     * load or a demotion slowed down (the graph preempted for most of it) must not take the
+     * work away, nor a quiet one double it twice over.
      */
-    static long corrected(long spins, long measuredNs, long targetNs, int clients, double nsPerSpin) {
+    static long corrected(long spins, long measuredNs, long targetNs, int clients, double nsPerSpin, long estimate) {
         double c = spins + (targetNs - measuredNs) / (clients * nsPerSpin);
+        double low = estimate / 2.0, high = estimate * 2.0;
+        c = Math.max(low, Math.min(high, c));
         return c <= 0 ? 0 : Math.round(c);
     }
 

@@ -110,6 +110,7 @@ final class Driver extends Thread {
             long target = g.loadPct() >= 0 ? Calibration.targetNs(g.loadPct(), g.periodNs()) : -1;
             spins = target >= 0 ? Calibration.spinsFor(target, baseNs, g.clients(), nsPerSpin)
                     : Calibration.spinsForWork(g.workNsPerClient(), nsPerSpin);
+            long estimate = spins;
             clients.work(spins);
             // Corrections from the graph time measured at the real period: a spin costs more
             // inside the graph (caches, a sibling hyperthread, a host's other guests) than alone.
@@ -120,7 +121,7 @@ final class Driver extends Thread {
                 if (target < 0) {
                     break;
                 }
-                spins = Calibration.corrected(spins, measuredWarmNs, target, g.clients(), nsPerSpin);
+                spins = Calibration.corrected(spins, measuredWarmNs, target, g.clients(), nsPerSpin, estimate);
                 clients.work(spins);
             }
             if (g.rtc()) {

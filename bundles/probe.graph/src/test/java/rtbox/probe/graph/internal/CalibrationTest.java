@@ -36,9 +36,12 @@ class CalibrationTest {
     void theCorrectionSharesTheMissOutAmongTheClients() {
         // Measured 5.14 ms where 5 ms was asked: 140 us too much over 14 clients = 10 us
         // each = 40,000 spins at 0.25 ns.
-        assertEquals(960_000, Calibration.corrected(1_000_000, 5_140_000, 5_000_000, 14, 0.25));
-        assertEquals(1_040_000, Calibration.corrected(1_000_000, 4_860_000, 5_000_000, 14, 0.25));
-        assertEquals(0, Calibration.corrected(10, 9_000_000, 1_000_000, 14, 0.25));
+        assertEquals(960_000, Calibration.corrected(1_000_000, 5_140_000, 5_000_000, 14, 0.25, 1_000_000));
+        assertEquals(1_040_000, Calibration.corrected(1_000_000, 4_860_000, 5_000_000, 14, 0.25, 1_000_000));
+        // A round slowed down by a load (9 ms measured for 1 ms asked) takes at most half the estimate away.
+        assertEquals(50, Calibration.corrected(100, 9_000_000, 1_000_000, 14, 0.25, 100));
+        // And a quiet one adds at most up to twice the estimate.
+        assertEquals(200, Calibration.corrected(100, 0, 1_000_000, 14, 0.25, 100));
     }
 
     @Test
