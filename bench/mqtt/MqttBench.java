@@ -165,7 +165,7 @@ public class MqttBench {
         List<MqttAsyncClient> sims = new ArrayList<>();
         for (int i = 0; i < appliances; i++) {
             String id = String.format(Locale.ROOT, "sim%03d", i);
-            MqttAsyncClient s = new MqttAsyncClient(uri, "rtbox-" + id, new MemoryPersistence());
+            MqttAsyncClient s = new MqttAsyncClient(uri, id, new MemoryPersistence());
             s.connect(options(id, password)).waitForCompletion(60_000);
             sims.add(s);
         }

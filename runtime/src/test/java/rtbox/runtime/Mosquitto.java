@@ -84,6 +84,56 @@ final class Mosquitto implements AutoCloseable {
         start();
     }
 
+    /** The control room's listener of a site broker ({@link #site}); 0 for the others. */
+    int controlPort;
+
+    private Mosquitto(Path dir, int port) {
+        this.dir = dir;
+        this.port = port;
+        this.tlsPort = 0;
+    }
+
+    /**
+     * A broker from the shipped site configuration, docs/mosquitto.conf, as it is (only its
+     * ports, its folders and the user to run as replaced): appliances on {@link #uri()}, the
+     * control room on {@link #controlUri()}, each listener with its own password file.
+     */
+    static Mosquitto site(Path dir, String... appliances) throws IOException, InterruptedException {
+        Mosquitto m = new Mosquitto(dir, freePort());
+        m.controlPort = freePort();
+        passwords(dir.resolve("rtbox-appliances.passwd"), List.of(appliances));
+        passwords(dir.resolve("rtbox-control.passwd"), List.of(CONTROL));
+        Files.copy(Path.of("..", "docs", "mosquitto.acl"), dir.resolve("rtbox.acl"));
+        String conf = Files.readString(Path.of("..", "docs", "mosquitto.conf"))
+                .replace("listener 1883", "listener " + m.port + " 127.0.0.1")
+                .replace("listener 1884", "listener " + m.controlPort + " 127.0.0.1")
+                .replace("/etc/mosquitto/", dir + "/")
+                .replace("/var/lib/mosquitto/", dir + "/");
+        Files.writeString(dir.resolve("mosquitto.conf"), conf + "\nuser " + System.getProperty("user.name")
+                + "\nlog_dest file " + dir.resolve("mosquitto.log") + "\nlog_type all\n");
+        m.start();
+        return m;
+    }
+
+    String controlUri() {
+        return "tcp://127.0.0.1:" + controlPort;
+    }
+
+    private static void passwords(Path file, List<String> users) throws IOException, InterruptedException {
+        for (String u : users) {
+            List<String> cmd = new ArrayList<>(List.of("mosquitto_passwd", "-b"));
+            if (!Files.exists(file)) {
+                cmd.add("-c");
+            }
+            cmd.addAll(List.of(file.toString(), u, PASSWORD));
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes());
+            if (p.waitFor() != 0) {
+                throw new IOException("mosquitto_passwd failed: " + out);
+            }
+        }
+    }
+
     private static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();

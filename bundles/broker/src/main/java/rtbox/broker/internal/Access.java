@@ -12,8 +12,8 @@ import io.moquette.broker.subscriptions.Topic;
  * Who may connect and what each may do, as docs/mosquitto.acl says for a site broker:
  * every user needs the password; the user {@code control} reads every appliance's
  * {@code up} tree and writes every {@code down} tree; any other user is an appliance
- * whose id is its user name, and writes only its own {@code up} tree and reads only
- * its own {@code down} tree.
+ * whose id is its user name (and its client id: no other), and writes only its own
+ * {@code up} tree and reads only its own {@code down} tree.
  */
 final class Access implements IAuthenticator, IAuthorizatorPolicy {
     static final String CONTROL = "control";
@@ -29,7 +29,17 @@ final class Access implements IAuthenticator, IAuthorizatorPolicy {
     public boolean checkValid(String clientId, String username, byte[] password) {
         // Constant time: the comparison does not tell how much of a guess was right.
         return username != null && ID.matcher(username).matches() && password != null
-                && MessageDigest.isEqual(this.password, password);
+                && MessageDigest.isEqual(this.password, password) && ownClientId(clientId, username);
+    }
+
+    /**
+     * An appliance connects with its user name as its client id, and with no other: a second
+     * user connecting with appliance a1's client id would take a1's session and cut it off
+     * (a takeover, issue 17 case 6), as the site broker's listener for appliances prevents
+     * with use_username_as_clientid (docs/mosquitto.conf). The control room picks its own.
+     */
+    static boolean ownClientId(String clientId, String username) {
+        return CONTROL.equals(username) || username.equals(clientId);
     }
 
     @Override

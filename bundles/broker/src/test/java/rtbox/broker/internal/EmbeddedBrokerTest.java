@@ -40,7 +40,9 @@ class EmbeddedBrokerTest {
 
     private static MqttClient client(EmbeddedBroker b, String user, String password, BlockingQueue<String> got)
             throws MqttException {
-        MqttClient c = new MqttClient(b.uri(), "t-" + UUID.randomUUID(), new MemoryPersistence());
+        // An appliance's client id is its user name (Access.ownClientId).
+        MqttClient c = new MqttClient(b.uri(), user == null || user.equals(Access.CONTROL) ? "t-" + UUID.randomUUID()
+                : user, new MemoryPersistence());
         c.setCallback(new MqttCallback() {
             @Override
             public void connectionLost(Throwable cause) {
@@ -126,6 +128,34 @@ class EmbeddedBrokerTest {
         }
         left.removeIf(n -> n.startsWith("MQTT ")); // Paho's, of the closed clients, already gone or going
         assertEquals(Collections.emptySet(), left, "threads left after the broker stopped");
+    }
+
+    /**
+     * Issue 17 case 6: an appliance's client id is its user name. A user b1 connecting with a1's
+     * client id (as rtbox-a1 was, and as a1 is) is refused, so a1's session cannot be taken over;
+     * a1 itself connects, and the control room picks any client id.
+     */
+    @Test
+    void anApplianceConnectsOnlyWithItsUserNameAsClientId() throws Exception {
+        String password = "0123456789abcdef";
+        try (EmbeddedBroker b = EmbeddedBroker.start(0, 1 << 20, password)) {
+            BlockingQueue<String> got = new LinkedBlockingQueue<>();
+            MqttClient a1 = client(b, "a1", password, got);
+            for (String stolen : new String[] {"a1", "rtbox-a1"}) {
+                MqttClient thief = new MqttClient(b.uri(), stolen, new MemoryPersistence());
+                MqttConnectOptions o = new MqttConnectOptions();
+                o.setMqttVersion(MqttConnectOptions.MQTT_VERSION_3_1_1);
+                o.setUserName("b1");
+                o.setPassword(password.toCharArray());
+                assertRefused(assertThrows(MqttException.class, () -> thief.connect(o)));
+                thief.close();
+            }
+            assertTrue(a1.isConnected(), "a1 was cut off");
+            close(a1);
+            close(client(b, Access.CONTROL, password, got));
+        }
+        assertFalse(Access.ownClientId("a1", "b1"));
+        assertTrue(Access.ownClientId("anything", Access.CONTROL));
     }
 
     @Test

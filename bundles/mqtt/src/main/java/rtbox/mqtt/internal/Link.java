@@ -168,9 +168,19 @@ final class Link {
         }
     }
 
+    /**
+     * The client id is the user name (the appliance id when a TLS certificate names the user):
+     * the id the site broker's appliance listener forces anyway (use_username_as_clientid) and
+     * the embedded broker requires, so that no other user can take this session over.
+     */
+    private String clientId() {
+        String user = config.username();
+        return user == null || user.isBlank() ? appliance : user.trim();
+    }
+
     /** A client of our own: its callbacks are tagged with it, so a replaced client's late callback is ignored. */
     private MqttAsyncClient newClient() throws MqttException {
-        MqttAsyncClient c = new MqttAsyncClient(options.getServerURIs()[0], "rtbox-" + appliance,
+        MqttAsyncClient c = new MqttAsyncClient(options.getServerURIs()[0], clientId(),
                 new MqttDefaultFilePersistence(persistenceDir));
         c.setCallback(new MqttCallbackExtended() {
             @Override

@@ -1,0 +1,111 @@
+package rtbox.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.eclipse.paho.client.mqttv3.MqttClient;
+import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
+import org.eclipse.paho.client.mqttv3.MqttException;
+import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 17 case 6, against a mosquitto started from the shipped site configuration
+ * (docs/mosquitto.conf, docs/mosquitto.acl): a second appliance's user connecting with
+ * appliance rel1's client id kicked rel1 off again and again under the documented ACL, and
+ * 3 of 10 commands to rel1 were lost. Now no user can take rel1's session.
+ */
+class MqttIdentityIT {
+    @TempDir
+    Path home;
+    @TempDir
+    Path brokerDir;
+    Mosquitto broker;
+    Rtbox rtbox;
+    ControlRoom control;
+    final List<MqttClient> thieves = new ArrayList<>();
+
+    @Test
+    void anotherUserCannotTakeOverAnAppliancesSession() throws Exception {
+        long t0 = System.nanoTime();
+        broker = Mosquitto.site(brokerDir, "rel1", "rel2");
+        control = new ControlRoom(broker.controlUri(), Mosquitto.CONTROL, Mosquitto.PASSWORD, "rtbox/v1/up/#");
+        rtbox = new Rtbox(home);
+        MqttIT.configure(rtbox, broker, "rel1");
+        rtbox.start("serve");
+        assertNotNull(control.await(m -> m.topic().equals("rtbox/v1/up/rel1/status")
+                && m.json().get("state").getAsString().equals("online"), 30_000), "rel1 not online: " + rtbox.err);
+
+        List<String> requests = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            // rel2's user, with rel1's client id as it was ("rtbox-rel1") and as it is now ("rel1").
+            thieves.add(connect(broker.uri(), i % 2 == 0 ? "rtbox-rel1" : "rel1", "rel2"));
+            requests.add(control.command("rel1", "status", ""));
+            Thread.sleep(200);
+        }
+        int answered = 0;
+        for (String id : requests) {
+            ControlRoom.Received r = control.reply("rel1", id, 20_000);
+            if (r != null && r.json().get("code").getAsInt() == 200) {
+                answered++;
+            }
+        }
+        assertEquals(10, answered, "commands to rel1 answered; broker log:\n" + broker.log());
+        System.out.printf("MqttIdentityIT: 10 of 10 commands to rel1 answered while rel2 connected 10 times with"
+                + " rel1's client ids, in %.1f s%n", (System.nanoTime() - t0) / 1e9);
+        assertTrue(control.all(m -> m.topic().equals("rtbox/v1/up/rel1/status")
+                && m.json().get("state").getAsString().equals("offline")).isEmpty(), "rel1 went offline");
+        String log = broker.log();
+        assertTrue(!log.contains("Client rel1 already connected"), "rel1 was kicked off:\n" + log);
+        assertTrue(log.contains(" as rel1 (") && log.contains("u'rel1'"), "rel1's client id is its user name:\n" + log);
+
+        // The control room's listener takes no appliance user.
+        MqttException refused = assertThrows(MqttException.class,
+                () -> thieves.add(connect(broker.controlUri(), "rel1", "rel1")));
+        assertTrue(refused.getReasonCode() == MqttException.REASON_CODE_FAILED_AUTHENTICATION
+                || refused.getReasonCode() == MqttException.REASON_CODE_NOT_AUTHORIZED, refused.toString());
+    }
+
+    private static MqttClient connect(String uri, String clientId, String user) throws MqttException {
+        MqttClient c = new MqttClient(uri, clientId, new MemoryPersistence());
+        MqttConnectOptions o = new MqttConnectOptions();
+        o.setUserName(user);
+        o.setPassword(Mosquitto.PASSWORD.toCharArray());
+        o.setCleanSession(false);
+        o.setConnectionTimeout(10);
+        o.setMqttVersion(MqttConnectOptions.MQTT_VERSION_3_1_1);
+        c.connect(o);
+        return c;
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        for (MqttClient t : thieves) {
+            try {
+                if (t.isConnected()) {
+                    t.disconnectForcibly(0, 500, false);
+                }
+                t.close(true);
+            } catch (MqttException e) {
+                // kicked off by the next thief: nothing to close
+            }
+        }
+        if (control != null) {
+            control.close();
+        }
+        if (rtbox != null) {
+            rtbox.close();
+        }
+        if (broker != null) {
+            broker.close();
+        }
+    }
+}
