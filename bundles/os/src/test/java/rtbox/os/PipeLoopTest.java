@@ -168,6 +168,31 @@ class PipeLoopTest {
         assertArrayEquals(assemble(tmp, "pipeloop-i386.s", "--32"), PipeLoop.codeFor("i386"));
     }
 
+    /**
+     * The board's code, run: the i386 loop with work and a spawned child, in a freestanding
+     * 32-bit program (no libc) under qemu-i386 (user mode: fork, prctl, kill and waitpid are
+     * the host's). Skipped where gcc cannot build -m32 or qemu-i386 is missing.
+     */
+    @Test
+    void theI386LoopWorksAndSpawnsUnderQemu(@TempDir Path tmp) throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/qemu-i386")) && Files.isExecutable(Path.of("/usr/bin/gcc")),
+                "qemu-i386 or gcc missing: the i386 loop is only checked against its source");
+        Path src = Files.writeString(tmp.resolve("pl.s"), Files.readString(Path.of("src/main/asm/pipeloop-i386.s"))
+                .replace("\nloop:", "\n        .globl loop\nloop:"));
+        Path harness = tmp.resolve("h.c");
+        try (var in = PipeLoopTest.class.getResourceAsStream("pipeloop-i386-harness.c")) {
+            Files.write(harness, in.readAllBytes());
+        }
+        run("as", "--32", "-o", tmp.resolve("pl.o").toString(), src.toString());
+        Process cc = new ProcessBuilder("gcc", "-m32", "-ffreestanding", "-nostdlib", "-static", "-O1", "-fno-pie",
+                "-no-pie", "-o", tmp.resolve("h").toString(), harness.toString(), tmp.resolve("pl.o").toString())
+                .redirectErrorStream(true).start();
+        String ccOut = new String(cc.getInputStream().readAllBytes());
+        assumeTrue(cc.waitFor() == 0, "gcc cannot build a 32-bit program here: " + ccOut);
+        Process p = new ProcessBuilder("qemu-i386", tmp.resolve("h").toString()).inheritIO().start();
+        assertEquals(0, p.waitFor(), "the harness's failing step (see pipeloop-i386-harness.c)");
+    }
+
     private static byte[] assemble(Path tmp, String source, String bits) throws IOException, InterruptedException {
         Path src = Path.of("src/main/asm", source).toAbsolutePath();
         Path obj = tmp.resolve(source + ".o"), bin = tmp.resolve(source + ".bin");
