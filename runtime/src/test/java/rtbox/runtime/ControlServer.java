@@ -35,11 +35,17 @@ final class ControlServer implements AutoCloseable {
     /** With more arguments for {@code rtbox control} ({@code --bind ADDRESS}). */
     ControlServer(Path home, Mosquitto broker, List<String> args, String... extraConfig)
             throws IOException, InterruptedException {
+        this(home, broker.uri(), args, extraConfig);
+    }
+
+    /** On the broker at {@code brokerUri} (a node of a cluster), as user control. */
+    ControlServer(Path home, String brokerUri, List<String> args, String... extraConfig)
+            throws IOException, InterruptedException {
         this.home = home;
         process = new Rtbox(home);
         Files.writeString(home.resolve("broker-password"), Mosquitto.PASSWORD + "\n");
         StringBuilder cfg = new StringBuilder();
-        cfg.append("brokers=").append(broker.uri()).append('\n');
+        cfg.append("brokers=").append(brokerUri).append('\n');
         cfg.append("username=").append(Mosquitto.CONTROL).append('\n');
         cfg.append("passwordFile=").append(home.resolve("broker-password")).append('\n');
         cfg.append("plansDir=").append(home.resolve("plans")).append('\n');

@@ -159,6 +159,7 @@ public class ControlCommand implements Callable<Integer> {
             p.put("passwordFile", passwordFile == null ? "" : passwordFile);
             p.put("tlsTrustStore", s.tlsTrustStore());
             p.put("clientId", s.clientId());
+            p.put("sharedGroup", s.sharedGroup());
             p.put("maxMessageBytes", s.maxMessageBytes());
             p.put("selftestMaxAge", s.selftestMaxAge());
             p.put("signOff", s.signOff());

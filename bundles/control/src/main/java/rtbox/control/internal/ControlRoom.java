@@ -93,7 +93,7 @@ public class ControlRoom {
             records = new Records(db, s.selftestMaxAge() * 1000);
             ingest = new Ingest(new Decoder(s.maxMessageBytes()), new IngestStore(db), events, this::after);
             mqtt = new MqttLink(s.brokers(), s.clientId(), s.username(), MqttLink.readSecret(s.passwordFile()),
-                    s.tlsTrustStore(), ingest);
+                    s.tlsTrustStore(), s.sharedGroup(), ingest);
             running = true;
             registerHttp(bc);
             mqtt.connect(30_000);

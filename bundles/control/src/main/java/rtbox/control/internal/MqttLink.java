@@ -59,9 +59,23 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
     private final MqttConnectOptions options;
     private final Ingest ingest;
 
-    /** A decoded message waiting for its commit, with what its acknowledgement needs. */
-    private record Pending(Ingest.Arrival arrival, int id, int qos, long connection, int bytes) {
+    /** Acknowledges one message to the session it came on (once it is stored). */
+    interface Ack {
+        void ack();
     }
+
+    /** A decoded message waiting for its commit, with its acknowledgement. */
+    private record Pending(Ingest.Arrival arrival, Ack ack, int bytes) {
+    }
+
+    /**
+     * What this session subscribes to when the runs' cells and results come through a shared
+     * subscription ({@link SharedIngest}): everything else that appliances send, which every
+     * instance needs (status for the fleet page, replies, live progress).
+     */
+    static final String[] UNSHARED_TOPICS = {Decoder.UP + "+/status", Decoder.UP + "+/reply/#",
+        Decoder.UP + "+/runs/+/progress"};
+    private final SharedIngest shared;
 
     private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
     private final Semaphore queuedBytes = new Semaphore(QUEUED_BYTES);
@@ -74,8 +88,13 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
     private volatile boolean closing;
     private final Thread writer;
 
-    MqttLink(String broker, String clientId, String user, String password, String trustStore, Ingest ingest)
-            throws MqttException, IOException, GeneralSecurityException {
+    /**
+     * {@code sharedGroup}: empty, this instance takes every message ({@code rtbox/v1/up/#});
+     * else the runs' cells and results come through the group's shared subscription, on an
+     * MQTT 5 session of their own, and this one takes the rest.
+     */
+    MqttLink(String broker, String clientId, String user, String password, String trustStore, String sharedGroup,
+            Ingest ingest) throws MqttException, IOException, GeneralSecurityException {
         this.ingest = ingest;
         client = new MqttClient(broker, clientId, new MemoryPersistence());
         options = new MqttConnectOptions();
@@ -91,19 +110,27 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
         if (password != null) {
             options.setPassword(password.toCharArray());
         }
-        if (trustStore != null && !trustStore.isEmpty()) {
-            options.setSocketFactory(ssl(Path.of(trustStore)).getSocketFactory());
+        javax.net.SocketFactory tls = trustStore != null && !trustStore.isEmpty()
+                ? ssl(Path.of(trustStore)).getSocketFactory() : null;
+        if (tls != null) {
+            options.setSocketFactory(tls);
             options.setHttpsHostnameVerificationEnabled(true);
         }
+        boolean sharing = sharedGroup != null && !sharedGroup.isEmpty();
+        String[] topics = sharing ? UNSHARED_TOPICS : new String[] {Decoder.UP + "#"};
+        shared = sharing ? new SharedIngest(broker, clientId + "-shared", user, password, tls, sharedGroup,
+                this::enqueue) : null;
         client.setManualAcks(true);
         client.setCallback(new MqttCallbackExtended() {
             @Override
             public void connectComplete(boolean reconnect, String serverURI) {
                 try {
-                    client.subscribe(Decoder.UP + "#", 1);
+                    int[] qos = new int[topics.length];
+                    java.util.Arrays.fill(qos, 1);
+                    client.subscribe(topics, qos);
                     LOG.info((reconnect ? "reconnected to " : "connected to ") + serverURI);
                 } catch (MqttException e) {
-                    LOG.warn("cannot subscribe to " + Decoder.UP + "#: " + e);
+                    LOG.warn("cannot subscribe to " + String.join(", ", topics) + ": " + e);
                 }
             }
 
@@ -117,14 +144,13 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
 
             @Override
             public void messageArrived(String topic, MqttMessage message) throws Exception {
-                byte[] payload = message.getPayload();
-                int bytes = Math.min(payload.length, QUEUED_BYTES);
-                queuedBytes.acquire(bytes);
                 long on;
                 synchronized (ackLock) {
                     on = connection;
                 }
-                queue.put(new Pending(ingest.decode(topic, payload), message.getId(), message.getQos(), on, bytes));
+                int id = message.getId();
+                int qos = message.getQos();
+                enqueue(topic, message.getPayload(), () -> acknowledge(id, qos, on));
             }
 
             @Override
@@ -134,6 +160,13 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
         writer = new Thread(this::write, "rtbox-control-ingest");
         writer.setDaemon(true);
         writer.start();
+    }
+
+    /** Decodes on the session's thread and queues for the writer (waiting while too much is queued). */
+    private void enqueue(String topic, byte[] payload, Ack ack) throws InterruptedException {
+        int bytes = Math.min(payload.length, QUEUED_BYTES);
+        queuedBytes.acquire(bytes);
+        queue.put(new Pending(ingest.decode(topic, payload), ack, bytes));
     }
 
     /** The writer thread: batches from the queue, stored, then acknowledged. */
@@ -161,7 +194,7 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
                 notStored.addAll(failed);
                 for (Pending p : batch) {
                     if (!closing && !notStored.contains(p.arrival())) {
-                        acknowledge(p);
+                        p.ack().ack();
                     }
                     queuedBytes.release(p.bytes());
                 }
@@ -178,26 +211,26 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
         }
     }
 
-    private void acknowledge(Pending p) {
+    private void acknowledge(int id, int qos, long on) {
         synchronized (ackLock) {
-            if (p.connection() != connection || !client.isConnected()) {
+            if (on != connection || !client.isConnected()) {
                 return; // the broker sends it again on the new connection
             }
             try {
-                client.messageArrivedComplete(p.id(), p.qos());
+                client.messageArrivedComplete(id, qos);
             } catch (MqttException e) {
-                LOG.warn("cannot acknowledge message " + p.id() + " (" + e + "): it will come again");
+                LOG.warn("cannot acknowledge message " + id + " (" + e + "): it will come again");
             }
         }
     }
 
     /** Connects (the first time; later reconnects are Paho's), trying until it works or {@code timeoutMs}. */
-    void connect(long timeoutMs) throws MqttException, InterruptedException {
+    void connect(long timeoutMs) throws MqttException, IOException, InterruptedException {
         long end = System.currentTimeMillis() + timeoutMs;
         while (true) {
             try {
                 client.connect(options);
-                return;
+                break;
             } catch (MqttException e) {
                 if (System.currentTimeMillis() > end || e.getReasonCode() == MqttException.REASON_CODE_FAILED_AUTHENTICATION
                         || e.getReasonCode() == MqttException.REASON_CODE_NOT_AUTHORIZED) {
@@ -206,10 +239,13 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
                 Thread.sleep(500);
             }
         }
+        if (shared != null) {
+            shared.connect(Math.max(1000, end - System.currentTimeMillis()));
+        }
     }
 
     boolean connected() {
-        return client.isConnected();
+        return client.isConnected() && (shared == null || shared.connected());
     }
 
     @Override
@@ -220,6 +256,9 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
     @Override
     public void close() {
         closing = true;
+        if (shared != null) {
+            shared.close();
+        }
         writer.interrupt();
         try {
             writer.join(10_000);

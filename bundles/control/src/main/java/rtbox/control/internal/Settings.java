@@ -42,6 +42,11 @@ public @interface Settings {
     @AttributeDefinition(description = "MQTT client id of this control room (its persistent session at the broker).")
     String clientId() default "rtbox-control";
 
+    @AttributeDefinition(required = false, description = "Shared-subscription group of the control-room instances"
+            + " that share a fleet's results (MQTT 5 $share/GROUP/...: each cell and result goes to one of them, all"
+            + " writing one PostgreSQL; each needs its own clientId). Empty: this instance takes every message.")
+    String sharedGroup() default "";
+
     @AttributeDefinition(description = "Largest message stored, in bytes; larger ones are counted and logged as"
             + " oversize.")
     int maxMessageBytes() default 20 * 1024 * 1024;

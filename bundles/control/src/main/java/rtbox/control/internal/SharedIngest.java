@@ -1,0 +1,182 @@
+package rtbox.control.internal;
+
+import java.nio.charset.StandardCharsets;
+
+import javax.net.SocketFactory;
+
+import org.eclipse.paho.mqttv5.client.IMqttToken;
+import org.eclipse.paho.mqttv5.client.MqttCallback;
+import org.eclipse.paho.mqttv5.client.MqttClient;
+import org.eclipse.paho.mqttv5.client.MqttConnectionOptions;
+import org.eclipse.paho.mqttv5.client.MqttDisconnectResponse;
+import org.eclipse.paho.mqttv5.client.persist.MemoryPersistence;
+import org.eclipse.paho.mqttv5.common.MqttException;
+import org.eclipse.paho.mqttv5.common.MqttMessage;
+import org.eclipse.paho.mqttv5.common.MqttSubscription;
+import org.eclipse.paho.mqttv5.common.packet.MqttProperties;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The results of a fleet, shared between control-room instances: an MQTT 5 session (Eclipse
+ * Paho's mqttv5 client, the only MQTT 5 part of rtbox: appliances keep 3.1.1) subscribed to
+ * each run's cells and results through the shared subscription {@code $share/GROUP/...}, so
+ * that the broker gives each one to one instance of the group. Manual acknowledgements, as
+ * in {@link MqttLink}: a message is acknowledged after its commit, and one that was not is
+ * delivered again (to this or another instance) and stored once, since the store is
+ * idempotent on (appliance, run, sequence).
+ *
+ * <p>Persistent session (clean start off, a day's expiry): what arrives for the group while
+ * every instance is away waits at the broker.
+ */
+final class SharedIngest implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger("rtbox.control.mqtt");
+    /** What a run sends that is kept: its cells and its result. Progress is live, for every instance. */
+    static final String[] RUN_TOPICS = {Decoder.UP + "+/runs/+/cell", Decoder.UP + "+/runs/+/result"};
+    private static final long SESSION_EXPIRY_S = 24 * 3600;
+
+    /** Where an arrived message goes, with how to acknowledge it once stored. */
+    interface Sink {
+        void arrived(String topic, byte[] payload, MqttLink.Ack ack) throws InterruptedException;
+    }
+
+    private final MqttClient client;
+    private final MqttConnectionOptions options;
+    private final String group;
+    /** Counts lost connections: an acknowledgement belongs to the connection its message came on. */
+    private long connection;
+    private final Object ackLock = new Object();
+
+    SharedIngest(String broker, String clientId, String user, String password, SocketFactory tls, String group,
+            Sink sink) throws java.io.IOException {
+        this.group = group;
+        try {
+            client = new MqttClient(broker, clientId, new MemoryPersistence());
+        } catch (MqttException e) {
+            throw new java.io.IOException("the shared results' MQTT 5 client for " + broker + ": " + e, e);
+        }
+        options = new MqttConnectionOptions();
+        options.setCleanStart(false);
+        options.setSessionExpiryInterval(SESSION_EXPIRY_S);
+        options.setAutomaticReconnect(true);
+        options.setKeepAliveInterval(30);
+        options.setConnectionTimeout(10);
+        options.setReceiveMaximum(1000);
+        if (user != null && !user.isEmpty()) {
+            options.setUserName(user);
+        }
+        if (password != null) {
+            options.setPassword(password.getBytes(StandardCharsets.UTF_8));
+        }
+        if (tls != null) {
+            options.setSocketFactory(tls);
+            options.setHttpsHostnameVerificationEnabled(true);
+        }
+        client.setManualAcks(true);
+        client.setCallback(new MqttCallback() {
+            @Override
+            public void connectComplete(boolean reconnect, String uri) {
+                try {
+                    MqttSubscription[] subs = new MqttSubscription[RUN_TOPICS.length];
+                    for (int i = 0; i < subs.length; i++) {
+                        subs[i] = new MqttSubscription("$share/" + group + "/" + RUN_TOPICS[i], 1);
+                    }
+                    client.subscribe(subs);
+                    LOG.info((reconnect ? "reconnected to " : "connected to ") + uri + ": results shared in group "
+                            + group);
+                } catch (MqttException e) {
+                    LOG.warn("cannot subscribe to the shared results of group " + group + ": " + e);
+                }
+            }
+
+            @Override
+            public void disconnected(MqttDisconnectResponse response) {
+                synchronized (ackLock) {
+                    connection++;
+                }
+                LOG.warn("shared results: connection lost (" + response + "); reconnecting");
+            }
+
+            @Override
+            public void messageArrived(String topic, MqttMessage message) throws Exception {
+                long on;
+                synchronized (ackLock) {
+                    on = connection;
+                }
+                int id = message.getId();
+                int qos = message.getQos();
+                sink.arrived(topic, message.getPayload(), () -> acknowledge(id, qos, on));
+            }
+
+            @Override
+            public void mqttErrorOccurred(MqttException e) {
+                LOG.warn("shared results: " + e);
+            }
+
+            @Override
+            public void deliveryComplete(IMqttToken token) {
+            }
+
+            @Override
+            public void authPacketArrived(int reasonCode, MqttProperties properties) {
+            }
+        });
+    }
+
+    private void acknowledge(int id, int qos, long on) {
+        synchronized (ackLock) {
+            if (on != connection || !client.isConnected()) {
+                return; // delivered again on the new connection
+            }
+            try {
+                client.messageArrivedComplete(id, qos);
+            } catch (MqttException e) {
+                LOG.warn("cannot acknowledge shared message " + id + " (" + e + "): it will come again");
+            }
+        }
+    }
+
+    void connect(long timeoutMs) throws java.io.IOException, InterruptedException {
+        long end = System.currentTimeMillis() + timeoutMs;
+        while (true) {
+            try {
+                client.connect(options);
+                return;
+            } catch (MqttException e) {
+                if (System.currentTimeMillis() > end || e.getReasonCode() == 134 /* bad user name or password */
+                        || e.getReasonCode() == 135 /* not authorized */) {
+                    throw new java.io.IOException("the shared results' MQTT 5 session (group " + group + "): " + e, e);
+                }
+                Thread.sleep(500);
+            }
+        }
+    }
+
+    boolean connected() {
+        return client.isConnected();
+    }
+
+    String group() {
+        return group;
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (client.isConnected()) {
+                client.disconnect(5000);
+            }
+        } catch (MqttException e) {
+            try {
+                client.disconnectForcibly(1000, 1000);
+            } catch (MqttException ignored) {
+                // closing anyway
+            }
+        }
+        try {
+            client.close(true);
+        } catch (MqttException e) {
+            LOG.warn("close: " + e);
+        }
+    }
+}

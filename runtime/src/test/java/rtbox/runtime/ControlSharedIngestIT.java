@@ -1,0 +1,139 @@
+package rtbox.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+
+import org.eclipse.paho.client.mqttv3.MqttClient;
+import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
+import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.google.gson.JsonObject;
+
+import rtbox.control.internal.Postgres;
+import rtbox.mqtt.protocol.Codec;
+import rtbox.mqtt.protocol.Outcome;
+import rtbox.mqtt.protocol.Result;
+import rtbox.mqtt.protocol.Status;
+import rtbox.mqtt.protocol.Topics;
+
+/**
+ * Two real control-room instances ({@code rtbox control}, sharedGroup=control) on a
+ * three-node Artemis cluster and one PostgreSQL, as a factory runs them: appliances
+ * (simulated, MQTT 3.1.1 as appliances are) publish results on another node; each result
+ * goes to one instance and is stored once, a repeat too; both instances take a share; and
+ * status, which is not shared, reaches both. Both instances use the same node, as
+ * docs/fleet.md says they must on Artemis (BrokerClusterIT).
+ */
+class ControlSharedIngestIT {
+    @TempDir
+    Path clusterDir;
+    @TempDir
+    Path home1;
+    @TempDir
+    Path home2;
+    private ArtemisCluster cluster;
+    private Postgres pg;
+    private ControlServer c1;
+    private ControlServer c2;
+
+    @AfterEach
+    void stop() throws Exception {
+        for (AutoCloseable c : new AutoCloseable[] {c1, c2, cluster, pg}) {
+            if (c != null) {
+                c.close();
+            }
+        }
+    }
+
+    @Test
+    void twoInstancesShareTheResultsAndStoreEachOnce() throws Exception {
+        if (!Postgres.available()) {
+            Assumptions.assumeTrue(System.getenv("CI") == null, "CI must install postgresql (.ci/run does)");
+            Assumptions.assumeTrue(false, "no PostgreSQL here (apt-get install postgresql): skipped");
+        }
+        pg = Postgres.start();
+        String jdbcUrl = pg.newDatabase("rtbox");
+        cluster = new ArtemisCluster(clusterDir, 3).start();
+        c1 = new ControlServer(home1, cluster.uri(1), List.of(), "jdbcUrl=" + jdbcUrl, "sharedGroup=control",
+                "clientId=rtbox-control-1");
+        c2 = new ControlServer(home2, cluster.uri(1), List.of(), "jdbcUrl=" + jdbcUrl, "sharedGroup=control",
+                "clientId=rtbox-control-2");
+        Thread.sleep(3000); // the group's bindings reach the other nodes
+
+        int appliances = 20, each = 10, repeats = 20;
+        MqttClient sim = new MqttClient(cluster.uri(0), "simulated-fleet", new MemoryPersistence());
+        MqttConnectOptions o = new MqttConnectOptions();
+        o.setMqttVersion(MqttConnectOptions.MQTT_VERSION_3_1_1);
+        o.setMaxInflight(1000);
+        sim.connect(o);
+        try {
+            for (int a = 0; a < appliances; a++) {
+                String id = String.format("sim%02d", a);
+                sim.publish(Topics.status(id), Codec.encode(Status.offline(id, Instant.now(), Instant.now())), 1,
+                        false);
+                for (int r = 0; r < each; r++) {
+                    publishResult(sim, id, "run-" + r, r < repeats / appliances);
+                }
+            }
+        } finally {
+            sim.disconnect();
+            sim.close();
+        }
+
+        int expected = appliances * each;
+        String count = "";
+        long end = System.currentTimeMillis() + 90_000;
+        while (System.currentTimeMillis() < end) {
+            count = pg.sql("rtbox", "SELECT count(*) FROM message WHERE type = 'result'");
+            if (count.equals(Integer.toString(expected))) {
+                break;
+            }
+            Thread.sleep(500);
+        }
+        // (appliance, run_id, seq) is the table's primary key: a repeat cannot be a second row.
+        assertEquals(Integer.toString(expected), count, "every result stored, in one PostgreSQL");
+
+        long[] stored = new long[2];
+        long duplicates = 0;
+        ControlServer[] both = {c1, c2};
+        for (int i = 0; i < 2; i++) {
+            ControlServer.Client admin = both[i].client();
+            // One database, one set of users: the first instance made the admin.
+            assertEquals(200, admin.login("admin", c1.adminPassword()).status());
+            JsonObject health = admin.get("/ingest").json();
+            stored[i] = health.get("stored").getAsLong();
+            duplicates += health.get("duplicates").getAsLong();
+            // Status is not shared: each instance sees every appliance.
+            String fleet = admin.get("/fleet?limit=100").body();
+            for (int a = 0; a < appliances; a++) {
+                assertTrue(fleet.contains(String.format("\"id\":\"sim%02d\"", a)), "instance " + (i + 1)
+                        + " lacks sim" + a + ": " + fleet);
+            }
+        }
+        System.out.println("shared ingest: results stored by instance 1 " + (stored[0] - appliances) + ", by instance 2 "
+                + (stored[1] - appliances)
+                + ", duplicates dropped " + duplicates + " (of " + repeats + " repeats)");
+        // Each instance takes every status (not shared: stored by both) and its share of the results.
+        assertEquals(expected + 2L * appliances, stored[0] + stored[1], "statuses twice, results once");
+        assertTrue(stored[0] > appliances && stored[1] > appliances, "both took a share: " + stored[0] + " / " + stored[1]);
+        assertEquals(repeats, duplicates, "each repeat dropped once as a duplicate");
+    }
+
+    private static void publishResult(MqttClient sim, String appliance, String run, boolean twice) throws Exception {
+        byte[] payload = Codec.encode(new Result(appliance, Instant.now(), run, 1, "timer", Outcome.ERROR,
+                "simulated appliance", false, null, null, null, null, null));
+        sim.publish(Topics.result(appliance, run), payload, 1, false);
+        if (twice) {
+            // A QoS 1 redelivery after a failover: the same message again.
+            sim.publish(Topics.result(appliance, run), payload, 1, false);
+        }
+    }
+}
