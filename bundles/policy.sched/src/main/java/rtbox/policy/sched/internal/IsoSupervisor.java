@@ -35,6 +35,11 @@ final class IsoSupervisor implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger("rtbox.policy.sched");
     static final int MAX_THREADS = 256;
     static final long SCAN_NS = 100_000_000L;
+    /**
+     * Child processes are looked for less often than threads: a children file per JVM thread
+     * (60-80 in the appliance) every 100 ms made most of the supervisor's cost.
+     */
+    static final long CHILD_SCAN_NS = 1_000_000_000L;
     /** Demotions and promotions kept with their times (ns since start), for the run's record. */
     static final int MAX_TRANSITIONS = 1024;
 
@@ -126,22 +131,27 @@ final class IsoSupervisor implements AutoCloseable {
         }
     }
 
-    private void scan() {
+    private java.util.Set<Integer> children = java.util.Set.of();
+
+    private void scan(boolean withChildren) {
         String[] names = new File("/proc/self/task").list();
         if (names == null) {
             return;
         }
         java.util.Set<Integer> threads = new java.util.HashSet<>();
-        java.util.Set<Integer> children = new java.util.HashSet<>();
+        java.util.Set<Integer> found = withChildren ? new java.util.HashSet<>() : children;
         for (String name : names) {
             try {
                 int tid = Integer.parseInt(name);
                 threads.add(tid);
-                children.addAll(children(tid));
+                if (withChildren) {
+                    found.addAll(children(tid));
+                }
             } catch (NumberFormatException e) {
                 // not a thread
             }
         }
+        children = found;
         // An ended thread's open schedstat still reads its final count: ended is what the
         // listing no longer holds (and its id may come back for a new thread). A child
         // process ended when no thread of this process has it as a child any more.
@@ -155,8 +165,10 @@ final class IsoSupervisor implements AutoCloseable {
         for (int tid : threads) {
             consider(0, tid);
         }
-        for (int pid : children) {
-            consider(pid, pid);
+        if (withChildren) {
+            for (int pid : children) {
+                consider(pid, pid);
+            }
         }
     }
 
@@ -198,6 +210,7 @@ final class IsoSupervisor implements AutoCloseable {
         started = System.nanoTime();
         long prev = started;
         long nextScan = started;
+        long nextChildScan = started;
         long next = started + tickNs;
         while (!stop) {
             long wait = next - System.nanoTime();
@@ -212,8 +225,12 @@ final class IsoSupervisor implements AutoCloseable {
             }
             synchronized (lock) {
                 if (now >= nextScan) {
-                    scan();
+                    boolean withChildren = now >= nextChildScan;
+                    scan(withChildren);
                     nextScan = now + SCAN_NS;
+                    if (withChildren) {
+                        nextChildScan = now + CHILD_SCAN_NS;
+                    }
                 }
                 long used = 0;
                 int n = count;
