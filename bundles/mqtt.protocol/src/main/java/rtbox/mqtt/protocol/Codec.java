@@ -404,7 +404,7 @@ public final class Codec {
     }
 
     private static void checkSchema(Json.Obj o) throws ProtocolException {
-        if (o.has("schema")) {
+        if (o.o.has("schema")) {
             JsonElement s = o.o.get("schema");
             if (!s.isJsonPrimitive() || !s.getAsJsonPrimitive().isNumber() || !"1".equals(
                     new java.math.BigDecimal(s.getAsString()).stripTrailingZeros().toPlainString())) {

@@ -39,6 +39,9 @@ final class Json {
     private Json() {
     }
 
+    /** Deepest nesting read: rtbox's messages need a handful of levels. */
+    static final int MAX_DEPTH = 64;
+
     /** The payload as one JSON value; a {@link ProtocolException} on {@code payload} or the path of a repeated member. */
     static JsonElement parse(byte[] payload) throws ProtocolException {
         if (payload == null || payload.length == 0) {
@@ -54,7 +57,7 @@ final class Json {
         JsonReader r = new JsonReader(new StringReader(text));
         r.setStrictness(Strictness.STRICT);
         try {
-            JsonElement e = read(r);
+            JsonElement e = read(r, 0);
             if (r.peek() != JsonToken.END_DOCUMENT) {
                 throw new ProtocolException("payload", "not valid JSON: more after the value (" + r.getPath() + ")");
             }
@@ -68,7 +71,11 @@ final class Json {
      * One value, recursively. Paths are not built as it goes (a cell's histograms are
      * thousands of elements): the reader knows where it is, and is asked only for an error.
      */
-    private static JsonElement read(JsonReader r) throws IOException, ProtocolException {
+    private static JsonElement read(JsonReader r, int depth) throws IOException, ProtocolException {
+        if (depth > MAX_DEPTH) {
+            // 5000 nested brackets went unanswered: the appliance's command thread ran out of stack.
+            throw new ProtocolException("payload", "nested deeper than " + MAX_DEPTH + " levels: not read");
+        }
         switch (r.peek()) {
             case BEGIN_OBJECT: {
                 JsonObject o = new JsonObject();
@@ -78,7 +85,7 @@ final class Json {
                     if (o.has(name)) {
                         throw new ProtocolException(r.getPath(), "given twice");
                     }
-                    o.add(name, read(r));
+                    o.add(name, read(r, depth + 1));
                 }
                 r.endObject();
                 return o;
@@ -87,7 +94,7 @@ final class Json {
                 JsonArray a = new JsonArray();
                 r.beginArray();
                 while (r.hasNext()) {
-                    a.add(read(r));
+                    a.add(read(r, depth + 1));
                 }
                 r.endArray();
                 return a;

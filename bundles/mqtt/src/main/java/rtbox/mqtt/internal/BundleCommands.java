@@ -155,7 +155,10 @@ final class BundleCommands {
 
     /** The bundle named by "bundle" (id or symbolic name); null with lastError set if none. */
     private Bundle find(JsonObject c) throws RtboxException {
-        String name = RunJson.string(c, "bundle", null);
+        // An id may come as a number: a whole one, or a string.
+        com.google.gson.JsonElement given = c.get("bundle");
+        String name = given != null && given.isJsonPrimitive() && given.getAsJsonPrimitive().isNumber()
+                && given.getAsString().matches("\\d{1,18}") ? given.getAsString() : RunJson.string(c, "bundle", null);
         if (name == null || name.isBlank()) {
             lastError = Reply.bad("bundle is missing: give its id or symbolic name");
             return null;
@@ -254,6 +257,10 @@ final class BundleCommands {
                 byte[] bytes;
                 try {
                     bytes = Base64.getMimeDecoder().decode(data);
+                    if (bytes.length == 0) {
+                        // The MIME decoder skips what is not base64: "!!!" read as no bytes at all.
+                        throw new IllegalArgumentException("no base64 in it (" + data.length() + " characters)");
+                    }
                 } catch (IllegalArgumentException e) {
                     delete(file);
                     lastError = Reply.bad("data is not base64: " + e.getMessage());

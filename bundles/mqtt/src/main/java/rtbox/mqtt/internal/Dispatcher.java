@@ -133,7 +133,7 @@ final class Dispatcher {
                 r = execute(verb, command, requestId);
             }
         } catch (RtboxException e) {
-            r = Reply.bad(e.getMessage());
+            r = Reply.bad(named(e));
         } catch (RuntimeException e) {
             r = Reply.failed(verb + " failed on the appliance: " + e);
         }
@@ -144,6 +144,13 @@ final class Dispatcher {
         if (after != null) {
             after.run();
         }
+    }
+
+    /** The message, led by the field it is about when it does not name it ("CPU 99 does not exist"). */
+    static String named(RtboxException e) {
+        String m = String.valueOf(e.getMessage());
+        String field = e.subject();
+        return field == null || field.isBlank() || m.contains(field) ? m : field + ": " + m;
     }
 
     private Reply execute(String verb, Command command, String requestId) throws RtboxException {

@@ -44,7 +44,12 @@ public final class RunJson {
         known("parameters", p, PARAMETERS);
         Map<String, String> text = new LinkedHashMap<>();
         for (String k : PARAMETERS) {
-            if (p.has(k) && !k.equals("options") && !k.equals("cpus") && p.get(k).isJsonPrimitive()) {
+            if (p.has(k) && !k.equals("options") && !k.equals("cpus") && !k.equals("mlock")) {
+                // An array or object was skipped before, and the default taken in its place.
+                if (!p.get(k).isJsonPrimitive()) {
+                    throw new RtboxException(k, "parameters." + k + " must be a number or a string, not "
+                            + Dispatcher.cut(p.get(k).toString(), 60));
+                }
                 text.put(k, p.get(k).getAsString());
             }
         }
@@ -98,8 +103,14 @@ public final class RunJson {
             if (!cmd.get("loads").isJsonArray()) {
                 throw new RtboxException("loads", "loads must be an array of \"NAME[:K=V,...]\" strings");
             }
+            int i = 0;
             for (JsonElement l : cmd.getAsJsonArray("loads")) {
-                loads.add(LoadSpec.parse(l.isJsonPrimitive() ? l.getAsString() : l.toString()));
+                if (!l.isJsonPrimitive() || !l.getAsJsonPrimitive().isString()) {
+                    throw new RtboxException("loads", "loads[" + i + "] must be a string \"NAME[:K=V,...]\", not "
+                            + Dispatcher.cut(l.toString(), 60));
+                }
+                loads.add(LoadSpec.parse(l.getAsString()));
+                i++;
             }
         }
         return new RunRequest(probe, b.build(), thresholds, commandText, loads);
@@ -167,8 +178,9 @@ public final class RunJson {
             return fallback;
         }
         JsonElement e = o.get(key);
-        if (!e.isJsonPrimitive()) {
-            throw new RtboxException(key, key + " must be a string, not " + e);
+        // A number is not a string: "run": 7 became run id "7", "pid": 7 PID "7".
+        if (!e.isJsonPrimitive() || !e.getAsJsonPrimitive().isString()) {
+            throw new RtboxException(key, key + " must be a string, not " + Dispatcher.cut(e.toString(), 60));
         }
         return e.getAsString();
     }
