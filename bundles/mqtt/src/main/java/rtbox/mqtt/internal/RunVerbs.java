@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.LongFunction;
 
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
@@ -15,6 +16,7 @@ import rtbox.api.result.RunReport;
 import rtbox.core.RunRequest;
 import rtbox.core.Runner;
 import rtbox.mqtt.protocol.Outcome;
+import rtbox.mqtt.protocol.RunMessage;
 import rtbox.mqtt.protocol.Topics;
 
 /**
@@ -108,19 +110,31 @@ public class RunVerbs implements Verbs {
                     return s.stopAsked;
                 }
             });
-            station.queueNext(s, topic, seq -> Payloads.result(appliance, s.id, seq, report));
+            last(station, s, topic, seq -> Payloads.result(appliance, s.id, seq, report));
         } catch (RtboxException e) {
-            station.queueNext(s, topic,
+            last(station, s, topic,
                     seq -> Payloads.failedResult(appliance, s.id, seq, s.probe, Outcome.ERROR, e.getMessage()));
         } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
             // An Error too: without a result the run stayed "busy" for good, every later run got 409 and a
             // stop promised a result that never came. The run's memory is garbage by now.
-            station.queueNext(s, topic, seq -> Payloads.failedResult(appliance, s.id, seq, s.probe, Outcome.ERROR,
+            last(station, s, topic, seq -> Payloads.failedResult(appliance, s.id, seq, s.probe, Outcome.ERROR,
                     "the run failed on the appliance: " + e));
         } finally {
             s.finished();
             station.activity().end(s);
             station.statusChanged();
+        }
+    }
+
+    /**
+     * The run's last message, its result: no progress may be numbered after it (the command
+     * thread's progress tick, between the result and the run's end, queued one after the
+     * result: a control room saw 11 messages of a run whose result said 10).
+     */
+    private static void last(Station station, RunSession s, String topic, LongFunction<RunMessage> result) {
+        synchronized (s) {
+            s.done = true;
+            station.queueNext(s, topic, result);
         }
     }
 
