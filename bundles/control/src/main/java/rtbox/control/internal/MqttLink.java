@@ -79,12 +79,7 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
 
     private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
     private final Semaphore queuedBytes = new Semaphore(QUEUED_BYTES);
-    /**
-     * Counts lost connections: an acknowledgement belongs to the connection its message came
-     * on (counted when it is lost, which comes before Paho reconnects).
-     */
-    private long connection;
-    private final Object ackLock = new Object();
+    private final Connections connections = new Connections();
     private volatile boolean closing;
     private final Thread writer;
 
@@ -136,18 +131,13 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
 
             @Override
             public void connectionLost(Throwable cause) {
-                synchronized (ackLock) {
-                    connection++;
-                }
+                connections.lost();
                 LOG.warn("connection lost (" + cause + "); reconnecting");
             }
 
             @Override
             public void messageArrived(String topic, MqttMessage message) throws Exception {
-                long on;
-                synchronized (ackLock) {
-                    on = connection;
-                }
+                long on = connections.current();
                 int id = message.getId();
                 int qos = message.getQos();
                 enqueue(topic, message.getPayload(), () -> acknowledge(id, qos, on));
@@ -212,15 +202,10 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
     }
 
     private void acknowledge(int id, int qos, long on) {
-        synchronized (ackLock) {
-            if (on != connection || !client.isConnected()) {
-                return; // the broker sends it again on the new connection
-            }
-            try {
-                client.messageArrivedComplete(id, qos);
-            } catch (MqttException e) {
-                LOG.warn("cannot acknowledge message " + id + " (" + e + "): it will come again");
-            }
+        Exception[] why = new Exception[1];
+        if (!connections.acknowledge(on, client::isConnected, () -> client.messageArrivedComplete(id, qos), why)
+                && why[0] != null) {
+            LOG.warn("cannot acknowledge message " + id + " (" + why[0] + "): it will come again");
         }
     }
 

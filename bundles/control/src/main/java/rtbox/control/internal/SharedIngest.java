@@ -43,9 +43,7 @@ final class SharedIngest implements AutoCloseable {
     private final MqttClient client;
     private final MqttConnectionOptions options;
     private final String group;
-    /** Counts lost connections: an acknowledgement belongs to the connection its message came on. */
-    private long connection;
-    private final Object ackLock = new Object();
+    private final Connections connections = new Connections();
 
     SharedIngest(String broker, String clientId, String user, String password, SocketFactory tls, String group,
             Sink sink) throws java.io.IOException {
@@ -91,18 +89,13 @@ final class SharedIngest implements AutoCloseable {
 
             @Override
             public void disconnected(MqttDisconnectResponse response) {
-                synchronized (ackLock) {
-                    connection++;
-                }
+                connections.lost();
                 LOG.warn("shared results: connection lost (" + response + "); reconnecting");
             }
 
             @Override
             public void messageArrived(String topic, MqttMessage message) throws Exception {
-                long on;
-                synchronized (ackLock) {
-                    on = connection;
-                }
+                long on = connections.current();
                 int id = message.getId();
                 int qos = message.getQos();
                 sink.arrived(topic, message.getPayload(), () -> acknowledge(id, qos, on));
@@ -124,15 +117,10 @@ final class SharedIngest implements AutoCloseable {
     }
 
     private void acknowledge(int id, int qos, long on) {
-        synchronized (ackLock) {
-            if (on != connection || !client.isConnected()) {
-                return; // delivered again on the new connection
-            }
-            try {
-                client.messageArrivedComplete(id, qos);
-            } catch (MqttException e) {
-                LOG.warn("cannot acknowledge shared message " + id + " (" + e + "): it will come again");
-            }
+        Exception[] why = new Exception[1];
+        if (!connections.acknowledge(on, client::isConnected, () -> client.messageArrivedComplete(id, qos), why)
+                && why[0] != null) {
+            LOG.warn("cannot acknowledge shared message " + id + " (" + why[0] + "): it will come again");
         }
     }
 
