@@ -219,9 +219,18 @@ CULPRIT='def dur: if . >= 10000000 then "\(. / 1000000 | round) ms" else "\(. / 
     else "\(.name) (pid \(if .pid > 0 and .pid != .id then "\(.pid), tid \(.id)" else .id end)\(if .ownJvm then ", this JVM" else "" end)\(if .policy == "SCHED_OTHER" then ", nice \(.priority)" elif .policy != "" then ", \(.policy) \(.priority)" else "" end))" end)
     + " " + (.durationNs | dur);'
 trace_run() {
-  local f="$OUTD/result-rtc_blockio.json" note n top reads spikes
-  run_probe rtc_blockio rtc '{"duration":"15s","warmup":"1s","policy":"fifo","priority":99,"mlock":true,"options":{"rate":1024}}' \
-    '{"loads":["blockio:path=/dev/sda"]}' || return 1
+  local f="$OUTD/result-rtc_blockio.json" note n top reads spikes attempt
+  # Whether a spike over 10x the median comes in 15 s depends on the host under TCG: one CI run had a
+  # 6.2 ms maximum and none. Up to three runs, so that the attribution is checked rather than the host's
+  # luck; the test fails only if none of them had a spike.
+  for attempt in 1 2 3; do
+    run_probe rtc_blockio rtc '{"duration":"15s","warmup":"1s","policy":"fifo","priority":99,"mlock":true,"options":{"rate":1024}}' \
+      '{"loads":["blockio:path=/dev/sda"]}' || return 1
+    n="$(jq '[.report.result.threads[].spikes[]?] | length' "$f")"
+    figure "mqtt_trace_attempt_${attempt}_spikes" "$n"
+    [ "$n" != 0 ] && break
+    log "rtc under blockio, run $attempt: no spike over 10x the median (p50 $(jq -r .p50_us "$f") us, max $(jq -r .max_us "$f") us)"
+  done
   reads="$(jq -r '.report.workloads.blockio.reads // 0' "$f")"
   figure mqtt_trace_blockio "$(jq -c '.report.workloads.blockio // {} | {reads, mb_per_s, dma, read_us_p50, read_us_max, errors}' "$f")"
   if [ "${reads%.*}" -gt 0 ] 2>/dev/null; then ok "blockio read the IDE disk /dev/sda under the rtc probe ($(jq -r '.report.workloads.blockio | "\(.reads) reads of 64 KiB, \(.mb_per_s * 10 | round / 10) MB/s, dma=\(.dma)"' "$f"))"
@@ -239,7 +248,7 @@ trace_run() {
   n="$(jq length <<<"$spikes")"
   figure mqtt_trace_spikes "$n"
   if [ "$n" = 0 ]; then
-    bad "rtc under blockio: no spike to attribute (none over 10x the median in 15 s: $(jq -r .max_us "$f") us max)"
+    bad "rtc under blockio: no spike to attribute (none over 10x the median in $attempt runs of 15 s; the last: p50 $(jq -r .p50_us "$f") us, max $(jq -r .max_us "$f") us)"
     return 1
   fi
   top=$(( n < TRACE_TOP ? n : TRACE_TOP ))
