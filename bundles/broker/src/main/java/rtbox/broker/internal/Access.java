@@ -13,7 +13,8 @@ import io.moquette.broker.subscriptions.Topic;
  * every user needs the password; the user {@code control} reads every appliance's
  * {@code up} tree and writes every {@code down} tree; any other user is an appliance
  * whose id is its user name (and its client id: no other), and writes only its own
- * {@code up} tree and reads only its own {@code down} tree.
+ * {@code up} tree and reads only its own {@code down} tree and the control room's
+ * broadcast {@code rtbox/v1/down/all/announce}.
  */
 final class Access implements IAuthenticator, IAuthorizatorPolicy {
     static final String CONTROL = "control";
@@ -49,6 +50,9 @@ final class Access implements IAuthenticator, IAuthorizatorPolicy {
 
     @Override
     public boolean canRead(Topic topic, String user, String client) {
+        if (user != null && !CONTROL.equals(user) && rtbox.mqtt.protocol.Topics.ANNOUNCE.equals(topic.toString())) {
+            return true;
+        }
         return user != null && within(topic.toString(), ROOT + (CONTROL.equals(user) ? "up/" : "down/" + user + "/"));
     }
 

@@ -114,6 +114,14 @@ class EmbeddedBrokerTest {
             assertEquals("rtbox/v1/up/a1/status 2", control.poll(10, TimeUnit.SECONDS), "only its own tree");
             assertNull(a1.poll(500, TimeUnit.MILLISECONDS), "a1 must not see its own forged command");
             assertFalse(b.awaitSubscription("rtbox/v1/down/#", 10));
+
+            // The control room's announce reaches every appliance (each answers with its status).
+            a.subscribe("rtbox/v1/down/all/announce", 0);
+            assertTrue(b.awaitSubscription("rtbox/v1/down/all/announce", 5000), "an appliance may read the announce");
+            c.publish("rtbox/v1/down/all/announce", "{}".getBytes(), 1, false);
+            assertEquals("rtbox/v1/down/all/announce 2", a1.poll(10, TimeUnit.SECONDS));
+            a.publish("rtbox/v1/down/all/announce", "x".getBytes(), 0, false);
+            assertNull(a1.poll(500, TimeUnit.MILLISECONDS), "an appliance cannot announce");
             close(a);
             close(c);
         }

@@ -161,6 +161,7 @@ public class ControlCommand implements Callable<Integer> {
             p.put("clientId", s.clientId());
             p.put("sharedGroup", s.sharedGroup());
             p.put("maxMessageBytes", s.maxMessageBytes());
+            p.put("silentAfterSeconds", s.silentAfterSeconds());
             p.put("selftestMaxAge", s.selftestMaxAge());
             p.put("signOff", s.signOff());
             p.put("plansDir", plansDir(s).toString());

@@ -61,6 +61,7 @@ public class ControlRoom {
     private Commander commander;
     private MqttLink mqtt;
     private ExecutorService pool;
+    private java.util.concurrent.ScheduledExecutorService sweeper;
     private Settings settings;
     private volatile boolean running;
     private ServiceRegistration<?> context, api;
@@ -97,12 +98,37 @@ public class ControlRoom {
             running = true;
             registerHttp(bc);
             mqtt.connect(30_000);
+            if (s.silentAfterSeconds() > 0) {
+                sweepSilence(new Silence(db, s.silentAfterSeconds() * 1000));
+            }
         } catch (Exception e) {
             lastFailure = Db.rootMessage(e);
             LOG.warn("cannot start: " + lastFailure);
             deactivate();
             throw e;
         }
+    }
+
+    /** Every quarter of silentAfterSeconds (at most 10 s): appliances silent too long are shown offline. */
+    private void sweepSilence(Silence silence) {
+        sweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "rtbox-control-silence");
+            t.setDaemon(true);
+            return t;
+        });
+        long periodMs = Math.max(1000, Math.min(10_000, settings.silentAfterSeconds() * 250));
+        sweeper.scheduleWithFixedDelay(() -> {
+            try {
+                java.util.List<String> gone = silence.sweep(System.currentTimeMillis());
+                if (!gone.isEmpty()) {
+                    LOG.info("not heard from for " + settings.silentAfterSeconds() + " s, shown offline: "
+                            + String.join(", ", gone.subList(0, Math.min(20, gone.size())))
+                            + (gone.size() > 20 ? " and " + (gone.size() - 20) + " more" : ""));
+                }
+            } catch (SQLException | RuntimeException e) {
+                LOG.warn("silence sweep: " + Db.rootMessage(e));
+            }
+        }, periodMs, periodMs, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
     private void registerHttp(BundleContext bc) {
@@ -200,6 +226,10 @@ public class ControlRoom {
         if (context != null) {
             context.unregister();
             context = null;
+        }
+        if (sweeper != null) {
+            sweeper.shutdownNow();
+            sweeper = null;
         }
         if (mqtt != null) {
             mqtt.close();

@@ -33,6 +33,9 @@ import org.eclipse.paho.client.mqttv3.MqttException;
 import org.eclipse.paho.client.mqttv3.MqttMessage;
 import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
 
+import rtbox.mqtt.protocol.Codec;
+import rtbox.mqtt.protocol.Topics;
+
 /**
  * The control room's MQTT session (Eclipse Paho, MQTT 3.1.1): subscribes to
  * {@code rtbox/v1/up/#} at QoS 1 with a persistent session (clean session off, a fixed
@@ -48,6 +51,9 @@ import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
  * and is tried again until it is stored; after a reconnect the broker delivers the
  * unacknowledged ones again, and the writer then drops its older copies' acknowledgements
  * (a packet id of the old connection may name another message on the new one).
+ *
+ * <p>After each connection it broadcasts {@link Topics#ANNOUNCE}: every appliance answers
+ * with its status, so the fleet is known without a retained message.
  */
 final class MqttLink implements Commander.Publisher, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger("rtbox.control.mqtt");
@@ -80,6 +86,7 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
     private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
     private final Semaphore queuedBytes = new Semaphore(QUEUED_BYTES);
     private final Connections connections = new Connections();
+    private final java.util.concurrent.atomic.AtomicLong announced = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean closing;
     private final Thread writer;
 
@@ -127,6 +134,7 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
                 } catch (MqttException e) {
                     LOG.warn("cannot subscribe to " + String.join(", ", topics) + ": " + e);
                 }
+                announce(clientId);
             }
 
             @Override
@@ -150,6 +158,30 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
         writer = new Thread(this::write, "rtbox-control-ingest");
         writer.setDaemon(true);
         writer.start();
+    }
+
+    /**
+     * Asks every appliance for its status ({@link Topics#ANNOUNCE}), after each connection:
+     * a clustered broker may hold an appliance's retained status on another node only, and
+     * this session may have missed statuses while it was away (docs/fleet.md). Off Paho's
+     * callback thread, which must stay free to complete the publish.
+     */
+    private void announce(String clientId) {
+        Thread t = new Thread(() -> {
+            try {
+                client.publish(Topics.ANNOUNCE, Codec.announce(java.time.Instant.now(), clientId), 1, false);
+                announced.incrementAndGet();
+            } catch (MqttException e) {
+                LOG.warn("cannot announce (" + e + "): the fleet is learnt from the appliances' status heartbeats");
+            }
+        }, "rtbox-control-announce");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** Announces sent, since the start. */
+    long announced() {
+        return announced.get();
     }
 
     /** Decodes on the session's thread and queues for the writer (waiting while too much is queued). */

@@ -47,6 +47,12 @@ public @interface Settings {
             + " writing one PostgreSQL; each needs its own clientId). Empty: this instance takes every message.")
     String sharedGroup() default "";
 
+    @AttributeDefinition(description = "An appliance not heard from for this many seconds is shown offline (0:"
+            + " never), although no offline status came: on a clustered broker its last will dies with the node it was"
+            + " on. Appliances repeat their status every statusHeartbeatSeconds (rtbox.mqtt, 30 by default): keep this"
+            + " above three of those.")
+    long silentAfterSeconds() default 120;
+
     @AttributeDefinition(description = "Largest message stored, in bytes; larger ones are counted and logged as"
             + " oversize.")
     int maxMessageBytes() default 20 * 1024 * 1024;

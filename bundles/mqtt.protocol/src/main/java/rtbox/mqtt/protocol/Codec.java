@@ -40,6 +40,21 @@ public final class Codec {
         return Json.write(toJson(m));
     }
 
+    /**
+     * The payload of the broadcast on {@link Topics#ANNOUNCE} (since 1.3):
+     * {@code {"schema":1,"type":"announce","timestamp":...,"from":FROM}}, {@code from} naming
+     * the control room that asks (for a person reading the broker's traffic; appliances do not
+     * read it).
+     */
+    public static byte[] announce(Instant timestamp, String from) {
+        JsonObject o = new JsonObject();
+        o.addProperty("schema", SCHEMA);
+        o.addProperty("type", "announce");
+        o.addProperty("timestamp", str(timestamp));
+        o.addProperty("from", from);
+        return Json.write(o);
+    }
+
     /** The payload of {@code m} as a JSON object (what {@link #encode} writes). */
     public static JsonObject toJson(Message m) {
         if (m instanceof Status) {

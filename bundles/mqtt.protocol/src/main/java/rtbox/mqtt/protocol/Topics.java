@@ -16,6 +16,13 @@ public final class Topics {
     public static final String NO_REQUEST_ID = "none";
     /** A subscription to every appliance's status. */
     public static final String ALL_STATUS = ROOT + "/up/+/status";
+    /**
+     * The control room's broadcast to every appliance (since 1.3): each answers by publishing
+     * its status again. A control room sends it when it (re)connects, so that it learns the
+     * fleet without a retained status, which a clustered broker may keep on one node only
+     * (docs/fleet.md). Not a command: no reply, no request id; the payload is not read.
+     */
+    public static final String ANNOUNCE = ROOT + "/down/all/announce";
 
     private Topics() {
     }

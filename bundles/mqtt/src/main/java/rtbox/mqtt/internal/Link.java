@@ -24,6 +24,12 @@ import rtbox.mqtt.protocol.Topics;
  * subscription to its command tree, and the durable {@link Outbox} drained oldest first,
  * one acknowledged message at a time.
  *
+ * <p>The status is published again every {@code statusHeartbeatSeconds} and when a control
+ * room broadcasts {@link Topics#ANNOUNCE}: a clustered broker may hold a retained message
+ * on one node only (docs/fleet.md), so a control room on another node learns the fleet
+ * from these repeats, and takes an appliance it has not heard from for a while as gone
+ * (its last will may have died with a broker node).
+ *
  * <p>Thread {@code rtbox-mqtt-io} owns the client: connect, subscribe, publish. Paho's
  * callbacks only hand work over (calling the client from them can deadlock): a command
  * goes to the {@link Sink}, which must not block.
@@ -58,6 +64,10 @@ final class Link {
     private volatile boolean connected;
     private volatile boolean closing;
     private long backoffMs = 500;
+    /** An answer to an announce is queued: more announces meanwhile add nothing. */
+    private final java.util.concurrent.atomic.AtomicBoolean announceQueued = new java.util.concurrent.atomic.AtomicBoolean();
+    /** Most milliseconds an answer to an announce waits, at random: a fleet does not answer all in one instant. */
+    static final int ANNOUNCE_SPREAD_MS = 1000;
     /** Told on the io thread after each connection is made (must not block). */
     private volatile Runnable onConnected;
     /** Why the last attempt to connect failed, or null. */
@@ -79,6 +89,10 @@ final class Link {
 
     void start() {
         io.execute(this::connect);
+        int heartbeat = config.statusHeartbeatSeconds();
+        if (heartbeat > 0) {
+            io.scheduleWithFixedDelay(this::publishStatus, heartbeat, heartbeat, TimeUnit.SECONDS);
+        }
     }
 
     /** {@code r} runs on the io thread after each connection is made; it must only hand work over. */
@@ -133,6 +147,7 @@ final class Link {
         try {
             client.connect(options).waitForCompletion(config.connectTimeoutSeconds() * 1000L + 2000);
             client.subscribe(Topics.commands(appliance), QOS).waitForCompletion(10_000);
+            subscribeAnnounce();
             connected = true;
             backoffMs = 500;
             Appliance.LOG.info("connected to " + client.getCurrentServerURI() + " as " + appliance);
@@ -165,6 +180,45 @@ final class Link {
             }
             io.schedule(this::connect, backoffMs, TimeUnit.MILLISECONDS);
             backoffMs = Math.min(backoffMs * 2, 30_000);
+        }
+    }
+
+    /**
+     * At QoS 0: an announce missed while offline needs no answer, the status goes out at each
+     * connection anyway. A broker whose ACL does not let appliances read it (a mosquitto.acl
+     * older than this) refuses only this subscription: said once per connection, the rest works.
+     */
+    private void subscribeAnnounce() throws MqttException {
+        int[] granted;
+        try {
+            org.eclipse.paho.client.mqttv3.IMqttToken t = client.subscribe(Topics.ANNOUNCE, 0);
+            t.waitForCompletion(10_000);
+            granted = t.getGrantedQos();
+        } catch (MqttException e) {
+            if (e.getReasonCode() != MqttException.REASON_CODE_SUBSCRIBE_FAILED) {
+                throw e;
+            }
+            granted = new int[] {0x80};
+        }
+        if (granted != null && granted.length > 0 && granted[0] == 0x80) {
+            Appliance.LOG.warn("the broker refused the subscription to " + Topics.ANNOUNCE + ": this appliance will not"
+                    + " answer a control room's announce (only its status heartbeat tells it); let appliances read it"
+                    + " in the broker's ACL (docs/mosquitto.acl)");
+        }
+    }
+
+    /** A control room asked every appliance for its status: published again within {@link #ANNOUNCE_SPREAD_MS}. */
+    private void announced() {
+        if (closing || !announceQueued.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            io.schedule(() -> {
+                announceQueued.set(false);
+                publishStatus();
+            }, java.util.concurrent.ThreadLocalRandom.current().nextInt(ANNOUNCE_SPREAD_MS + 1), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // closing
         }
     }
 
@@ -204,6 +258,10 @@ final class Link {
             @Override
             public void messageArrived(String topic, MqttMessage message) {
                 if (closing) {
+                    return;
+                }
+                if (Topics.ANNOUNCE.equals(topic)) {
+                    announced();
                     return;
                 }
                 byte[] payload = message.getPayload();

@@ -28,6 +28,11 @@ public @interface MqttConfig {
             + " without a packet.")
     int keepAliveSeconds() default 30;
 
+    @AttributeDefinition(description = "Seconds between repeats of the retained status while connected (0: only"
+            + " when it changes). The control room learns the fleet from them on a clustered broker, which may keep a"
+            + " retained message on one node only, and takes an appliance not heard from for a while as offline.")
+    int statusHeartbeatSeconds() default 30;
+
     @AttributeDefinition(description = "Seconds to wait for a connection before trying again.")
     int connectTimeoutSeconds() default 10;
 
