@@ -112,7 +112,40 @@ public class Cli implements Callable<Integer> {
         return execute(args, true);
     }
 
+    /** The subcommands this bundle has itself; any other is another bundle's ({@link #extraCommands}). */
+    private static final java.util.Set<String> OWN_COMMANDS = java.util.Set.of("run", "probes", "load", "selftest",
+            "serve", "plan", "results", "help");
+
+    /**
+     * The launcher calls this component once it is active, which may be before another
+     * bundle's command component registered (rtbox control on a loaded machine: "unknown
+     * command 'control'"): a command that is not this bundle's is waited for, 10 s at most.
+     */
+    private void awaitExtraCommand(String[] args) {
+        if (args.length == 0 || args[0].startsWith("-") || OWN_COMMANDS.contains(args[0])) {
+            return;
+        }
+        long end = System.currentTimeMillis() + 10_000;
+        while (extraCommands.stream().noneMatch(c -> args[0].equals(commandName(c)))
+                && System.currentTimeMillis() < end) {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private static String commandName(Object command) {
+        CommandLine.Command c = command.getClass().getAnnotation(CommandLine.Command.class);
+        return c == null ? null : c.name();
+    }
+
     private int execute(String[] args, boolean withoutFramework) {
+        if (!withoutFramework) {
+            awaitExtraCommand(args);
+        }
         PrintWriter out = new PrintWriter(System.out, true);
         PrintWriter err = new PrintWriter(System.err, true);
         CommandLine cl = new CommandLine(new RtboxCommand())
