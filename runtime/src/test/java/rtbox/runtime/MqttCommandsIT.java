@@ -248,7 +248,8 @@ class MqttCommandsIT extends MqttFixture {
         r = reply(control.command(A, "uninstall", "\"bundle\":\"rtbox.mqtt\""));
         assertEquals(400, r.get("code").getAsInt(), r.toString());
         assertTrue(r.get("message").getAsString().contains("cannot be uninstalled remotely"), r.toString());
-        // rtbox.mqtt imports rtbox.plan optionally, but rtbox serve (rtbox.cli) needs it: still a lifeline.
+        // rtbox.mqtt and rtbox.cli import rtbox.plan optionally, but rtbox serve (rtbox.cli) is wired to it: a
+        // refresh would end the serving command, so it is still a lifeline (WithoutPlanIT runs without it).
         r = reply(control.command(A, "uninstall", "\"bundle\":\"rtbox.plan\""));
         assertEquals(400, r.get("code").getAsInt(), r.toString());
         assertTrue(r.get("message").getAsString().contains("cannot be uninstalled remotely"), r.toString());

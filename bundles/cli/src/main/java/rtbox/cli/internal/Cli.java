@@ -19,7 +19,6 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
 
 import picocli.CommandLine;
 import rtbox.core.Runner;
-import rtbox.plan.Plans;
 
 /**
  * The command line. bnd's launcher calls a {@code Callable} registered with
@@ -38,10 +37,16 @@ public class Cli implements Callable<Integer> {
     @Reference
     Runner runner;
 
-    /** Optional: without rtbox.plan the other commands still work, and plan commands say what is missing. */
-    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
-            policyOption = ReferencePolicyOption.GREEDY)
-    volatile Plans plans;
+    /**
+     * The rtbox.plan service ({@code rtbox.plan.Plans}), optional: this bundle imports rtbox.plan
+     * optionally, so an appliance without it still serves and runs, and the plan commands say
+     * what is missing. Typed Object so that no field or method of this class names a type
+     * of that package: DS and picocli reflect on their classes, which would fail without it.
+     * Only {@link PlanCommands} casts it.
+     */
+    @Reference(service = rtbox.plan.Plans.class, cardinality = ReferenceCardinality.OPTIONAL,
+            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
+    volatile Object plans;
 
     /**
      * Subcommands other bundles add: picocli command objects registered with the service
@@ -87,9 +92,9 @@ public class Cli implements Callable<Integer> {
 
     @Deactivate
     void deactivate() {
-        Plans p = plans;
+        Object p = plans;
         if (p != null) {
-            p.stop();
+            PlanCommands.stop(p);
         }
         runner.stop();
         stopped.countDown();
@@ -148,16 +153,19 @@ public class Cli implements Callable<Integer> {
         }
         PrintWriter out = new PrintWriter(System.out, true);
         PrintWriter err = new PrintWriter(System.err, true);
+        boolean planBundle = planBundleWired();
         CommandLine cl = new CommandLine(new RtboxCommand())
-                .addSubcommand("run", new RunCommand(runner, () -> plans))
+                .addSubcommand("run", new RunCommand(runner, planBundle ? PlanCommands.journal(() -> plans) : null))
                 .addSubcommand("probes", new ProbesCommand(runner))
                 .addSubcommand("load", new LoadCommand(runner))
                 .addSubcommand("selftest", new SelftestCommand(runner))
-                .addSubcommand("serve", new ServeCommand(context, stopped))
-                .addSubcommand("plan", new CommandLine(new PlanCommand())
-                        .addSubcommand("check", new PlanCommand.Check(() -> plans))
-                        .addSubcommand("run", new PlanCommand.Run(() -> plans)))
-                .addSubcommand("results", new ResultsCommand(() -> plans));
+                .addSubcommand("serve", new ServeCommand(context, stopped));
+        if (planBundle) {
+            PlanCommands.add(cl, () -> plans);
+        } else {
+            cl.addSubcommand("plan", new MissingBundleCommand("plans", PLAN_BUNDLE));
+            cl.addSubcommand("results", new MissingBundleCommand("the result journal", PLAN_BUNDLE));
+        }
         for (Object command : extraCommands) {
             cl.addSubcommand(command);
         }
@@ -185,6 +193,21 @@ public class Cli implements Callable<Integer> {
         out.flush();
         err.flush();
         return code;
+    }
+
+    static final String PLAN_BUNDLE = "rtbox.plan";
+
+    /**
+     * Whether this bundle sees rtbox.plan's API (its optional import is wired, or the classes are
+     * on the plain class path). Asked before {@link PlanCommands} is touched, which names its types.
+     */
+    private static boolean planBundleWired() {
+        try {
+            Class.forName("rtbox.plan.Plans", false, Cli.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
     }
 
     private String[] launcherArguments() {

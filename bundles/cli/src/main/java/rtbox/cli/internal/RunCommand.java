@@ -162,11 +162,17 @@ class RunCommand implements Callable<Integer> {
         return null;
     }
 
-    private final java.util.function.Supplier<rtbox.plan.Plans> plans;
+    /** Where a finished run is recorded before it is reported: rtbox.plan's result journal. */
+    interface Journal {
+        void record(rtbox.api.result.RunReport report) throws RtboxException;
+    }
 
-    RunCommand(Runner runner, java.util.function.Supplier<rtbox.plan.Plans> plans) {
+    /** Null without rtbox.plan: the run is then reported, not journalled. */
+    private final Journal journal;
+
+    RunCommand(Runner runner, Journal journal) {
         this.runner = runner;
-        this.plans = plans;
+        this.journal = journal;
     }
 
     @Override
@@ -265,7 +271,6 @@ class RunCommand implements Callable<Integer> {
                     + "fell a whole ring behind: a slow terminal? redirect stdout to a file); the figures count them");
         }
         // Into the result journal (synced) before it is reported anywhere.
-        rtbox.plan.Plans journal = plans.get();
         if (journal != null) {
             try {
                 journal.record(r);
@@ -299,6 +304,12 @@ class RunCommand implements Callable<Integer> {
             write(histfile, Reports.histogramFile(r));
             if (hdrlog != null) {
                 write(hdrlog, HdrIntervalLog.render(List.of(new ReportCell(probe, r))));
+            }
+            if ((junit != null || csv != null) && journal == null) {
+                // CI reports are written from a plan run's model, which rtbox.plan holds
+                err.println("rtbox: error: --junit and --csv need the bundle " + Cli.PLAN_BUNDLE
+                        + ", which is not installed; the other result files were written");
+                return Cli.ERROR;
             }
             if (junit != null || csv != null) {
                 rtbox.plan.PlanRun single = rtbox.report.CiReports.single(probe, r);

@@ -185,12 +185,14 @@ final class BundleCommands {
      * Whether {@code b} is on the appliance's lifeline, computed from the wiring: what this
      * bundle and the bundle running the process's command (the launcher's {@code main.thread}
      * service: rtbox serve) need, through their mandatory wires, transitively. An optional
-     * import (rtbox.plan for the plan verbs) is not a lifeline by itself; rtbox.plan still is
-     * while the serving command needs it.
+     * import of this bundle (rtbox.plan for the plan verbs) is not a lifeline by itself: a refresh
+     * only restarts it. Every wire of the serving command's bundle is, optional or not:
+     * refreshing that bundle ends the command, and with it the process.
      */
     private boolean providesToUs(Bundle b) {
         java.util.Set<Bundle> needed = new java.util.HashSet<>();
         java.util.ArrayDeque<Bundle> todo = new java.util.ArrayDeque<>();
+        java.util.Set<Bundle> serving = new java.util.HashSet<>();
         todo.add(context.getBundle());
         try {
             org.osgi.framework.ServiceReference<?>[] main = context.getServiceReferences((String) null,
@@ -198,6 +200,7 @@ final class BundleCommands {
             if (main != null) {
                 for (org.osgi.framework.ServiceReference<?> r : main) {
                     todo.add(r.getBundle());
+                    serving.add(r.getBundle());
                 }
             }
         } catch (org.osgi.framework.InvalidSyntaxException e) {
@@ -215,7 +218,7 @@ final class BundleCommands {
             for (BundleWire wire : w.getRequiredWires(null)) {
                 boolean optional = org.osgi.resource.Namespace.RESOLUTION_OPTIONAL.equals(wire.getRequirement()
                         .getDirectives().get(org.osgi.resource.Namespace.REQUIREMENT_RESOLUTION_DIRECTIVE));
-                if (!optional) {
+                if (!optional || serving.contains(next)) {
                     todo.add(wire.getProvider().getBundle());
                 }
             }
