@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,10 +38,17 @@ class WorkloadSwapIT {
     /** The built pipe bundle with another Bundle-Version: a "new version" of it. */
     private Path version(Path original, int n) throws IOException {
         Path out = work.resolve("pipe-" + n + ".jar");
+        Files.write(out, pipeVersion(original, "0.2." + n + ".swap"));
+        return out;
+    }
+
+    /** The jar {@code original} with its Bundle-Version set to {@code version}, as bytes. */
+    static byte[] pipeVersion(Path original, String version) throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
         try (JarFile in = new JarFile(original.toFile())) {
             Manifest mf = new Manifest(in.getManifest());
-            mf.getMainAttributes().putValue("Bundle-Version", "0.2." + n + ".swap");
-            try (OutputStream os = Files.newOutputStream(out); JarOutputStream jar = new JarOutputStream(os, mf)) {
+            mf.getMainAttributes().putValue("Bundle-Version", version);
+            try (JarOutputStream jar = new JarOutputStream(out, mf)) {
                 for (Enumeration<JarEntry> e = in.entries(); e.hasMoreElements();) {
                     JarEntry entry = e.nextElement();
                     if (entry.getName().equals("META-INF/MANIFEST.MF")) {
@@ -56,10 +62,10 @@ class WorkloadSwapIT {
                 }
             }
         }
-        return out;
+        return out.toByteArray();
     }
 
-    private static Path pipeJar() throws IOException {
+    static Path pipeJar() throws IOException {
         Path dir = Path.of(System.getProperty("rtbox.jar")).toAbsolutePath().getParent()
                 .resolve("../../bundles/workload.pipe/target").normalize();
         try (DirectoryStream<Path> jars = Files.newDirectoryStream(dir, "rtbox.workload.pipe-*.jar")) {
