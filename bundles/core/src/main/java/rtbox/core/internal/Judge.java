@@ -70,6 +70,10 @@ final class Judge {
             return new Verdict(Outcome.INCONCLUSIVE, checks, "the worst latency (" + max / 1000 + " us) was a JVM pause ("
                     + worst.detail() + "), not the machine under test: rerun");
         }
+        String jvmXruns = jvmXruns(checks, r, t, missed);
+        if (failed && jvmXruns != null) {
+            return new Verdict(Outcome.INCONCLUSIVE, checks, jvmXruns);
+        }
         if (failed) {
             return new Verdict(Outcome.FAIL, checks, failedList(checks));
         }
@@ -99,6 +103,31 @@ final class Judge {
                     + " us, over the budget of " + t.jvmStallBudgetUs() + " us: rerun");
         }
         return new Verdict(Outcome.PASS, checks, "all thresholds met");
+    }
+
+    /**
+     * Why the run is INCONCLUSIVE when only its xrun limit failed and the xruns a JVM pause
+     * overlapped ({@code xruns_jvm}, XrunAttribution) are what took it over: a stall the JVM
+     * caused is never blamed on the kernel. Null when the machine's own xruns fail the limit,
+     * or another check failed.
+     */
+    private static String jvmXruns(List<Check> checks, ProbeResult r, Thresholds t, long missed) {
+        Double jvm = r.figures().get("xruns_jvm");
+        if (jvm == null || jvm <= 0) {
+            return null;
+        }
+        for (Check c : checks) {
+            if (c.outcome() == Outcome.FAIL && !c.metric().equals("jvm_stall_us")
+                    && !c.metric().equals("missed_deadlines")) {
+                return null;
+            }
+        }
+        long machine = missed - Math.round(jvm);
+        if (machine > t.maxMissedDeadlines()) {
+            return null;
+        }
+        return Math.round(jvm) + " of the " + missed + " xruns overlapped a JVM pause (xruns_jvm), not the machine under "
+                + "test; the other " + machine + " are within the limit of " + t.maxMissedDeadlines() + ": rerun";
     }
 
     /** Null when every thread took enough samples to judge, else which one did not. */

@@ -287,7 +287,7 @@ public class ProbeRunner implements Runner {
                 threads.add(t.withSpikes(labelled));
             }
             Double periodUs = result.figures().get("period_us");
-            List<RunEvent> events = XrunAttribution.label(state.events(start), jvm,
+            List<RunEvent> events = XrunAttribution.label(state.events(start), jvm, hiccups,
                     periodUs != null ? Math.round(periodUs * 1000) : request.parameters().intervalUs * 1000);
             ProbeResult attributed = new ProbeResult(result.probe(), result.parameters(), result.clock(),
                     result.startNanos(), result.durationNs(), result.complete(), threads,

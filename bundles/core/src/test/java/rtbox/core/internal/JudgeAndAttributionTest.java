@@ -92,6 +92,32 @@ class JudgeAndAttributionTest {
         assertEquals(Outcome.FAIL, v.outcome());
     }
 
+    private static ProbeResult graph(long xruns, double xrunsJvm) {
+        ThreadResult t = thread(50_000, 200_000);
+        t = new ThreadResult(0, 1, 123, "fifo", 99, 100, xruns, t.latency(), t.corrected(), List.of(), 0);
+        return new ProbeResult("graph", "", "CLOCK_MONOTONIC", 0, 1_000_000_000, true, List.of(t),
+                Map.of("xruns", (double) xruns, "xruns_jvm", xrunsJvm), List.of());
+    }
+
+    /** The house rule for xruns: a stall the JVM caused is never blamed on the kernel. */
+    @Test
+    void xrunsAJvmPauseOverlappedAreInconclusiveNotAFail() {
+        Thresholds zero = new Thresholds(200, -1, -1, -1, 0, -1);
+        var v = Judge.judge(graph(2, 2), zero, List.of());
+        assertEquals(Outcome.INCONCLUSIVE, v.outcome(), v.reason());
+        assertTrue(v.reason().contains("2 of the 2 xruns overlapped a JVM pause"), v.reason());
+        // Over the limit without the JVM's: the machine's own xruns fail it.
+        assertEquals(Outcome.FAIL, Judge.judge(graph(3, 2), zero, List.of()).outcome());
+        // Within a limit of 1 once the JVM's are set apart.
+        assertEquals(Outcome.INCONCLUSIVE, Judge.judge(graph(3, 2), new Thresholds(200, -1, -1, -1, 1, -1),
+                List.of()).outcome());
+        // No JVM xruns: a plain FAIL.
+        assertEquals(Outcome.FAIL, Judge.judge(graph(2, 0), zero, List.of()).outcome());
+        // Another check failed too (the latency, not a JVM pause): FAIL.
+        assertEquals(Outcome.FAIL, Judge.judge(graph(2, 2), new Thresholds(100, -1, -1, -1, 0, -1), List.of())
+                .outcome());
+    }
+
     @Test
     void measuredRunSaysTheJvmStalledAndThatItWasStopped() {
         ProbeResult stopped = new ProbeResult("timer", "", "CLOCK_MONOTONIC", 0, 1_000_000_000, false,

@@ -33,4 +33,23 @@ class XrunAttributionTest {
         assertTrue(XrunAttribution.figures(Map.of("missed_deadlines", 0.0), out).get("xruns_jvm") == null,
                 "not a graph: no such figure");
     }
+
+    @Test
+    void anXrunAMachineWideStallOverlappedSaysSoAndTheJvmComesFirst() {
+        List<JvmStall> jvm = List.of(new JvmStall(100 * MS, 25 * MS, "safepoint", "G1 Evacuation Pause"));
+        List<JvmStall> hiccups = List.of(new JvmStall(105 * MS, 3 * MS, "hiccup", ""),
+                new JvmStall(205 * MS, 4 * MS, "hiccup", "seen from CPU 0"));
+        List<RunEvent> events = List.of(new RunEvent(110 * MS, "xrun", "cycle finished 1.0 us after its period ended"),
+                new RunEvent(210 * MS, "xrun", "cycle finished 2.0 us after its period ended"),
+                new RunEvent(400 * MS, "xrun", "cycle finished 3.0 us after its period ended"));
+        List<RunEvent> out = XrunAttribution.label(events, jvm, hiccups, 10 * MS);
+        assertTrue(out.get(0).detail().endsWith("(during a JVM pause: safepoint G1 Evacuation Pause, 25000 us)"),
+                out.get(0).detail());
+        assertEquals("cycle finished 2.0 us after its period ended (during a machine-wide stall: hiccup seen from CPU 0,"
+                + " 4000 us)", out.get(1).detail());
+        assertSame(events.get(2), out.get(2));
+        Map<String, Double> f = XrunAttribution.figures(Map.of("xruns", 3.0), out);
+        assertEquals(1.0, f.get("xruns_jvm"));
+        assertEquals(1.0, f.get("xruns_machine"));
+    }
 }

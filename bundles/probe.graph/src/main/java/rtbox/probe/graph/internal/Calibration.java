@@ -8,8 +8,8 @@ import java.util.Arrays;
  * write, the wake-ups: measured with no work, {@code baseNs}) plus the clients' work
  * ({@code clients x spins x nsPerSpin}). The load asked is graph time over period, as
  * JACK computes its DSP load, so the hops' cost is taken off before the work is shared
- * out; one correction from the graph time measured at that work takes what the two
- * estimates missed (a spin's cost under the graph's cache and branch state).
+ * out. A spin's cost is first measured alone, then held from the clients' CPU time
+ * while the graph runs ({@link WorkKeeper}): on a virtual CPU it is not a constant.
  */
 final class Calibration {
     private Calibration() {
@@ -31,29 +31,28 @@ final class Calibration {
         return Math.max(1e-3, (withWorkNs - withoutWorkNs) / ((double) spins * trips));
     }
 
-    /** Spins per client for a graph time of {@code targetNs}, the hops costing {@code baseNs}; never negative. */
-    static long spinsFor(long targetNs, long baseNs, int clients, double nsPerSpin) {
-        double work = (targetNs - baseNs) / (clients * nsPerSpin);
-        return work <= 0 ? 0 : Math.round(work);
+    /** Work per client, in ns, for a graph time of {@code targetNs}, the hops costing {@code baseNs}; never negative. */
+    static long workNsPerClient(long targetNs, long baseNs, int clients) {
+        return Math.max(0, (targetNs - baseNs) / clients);
+    }
+
+    /**
+     * A spin's cost in CPU time, from a window in which the clients ran {@code clientCycles}
+     * iterations (summed over the clients) of {@code spins} spins each and spent
+     * {@code cpuNs} of CPU time, of which {@code hopNs} an iteration is the hops' own
+     * (measured with no work); 0 when the window says nothing.
+     */
+    static double nsPerSpinFromCpu(long cpuNs, long clientCycles, long hopNs, long spins) {
+        if (clientCycles <= 0 || spins <= 0) {
+            return 0;
+        }
+        double work = cpuNs - (double) clientCycles * hopNs;
+        return work <= 0 ? 0 : work / ((double) clientCycles * spins);
     }
 
     /** Spins for work given as time per client. */
     static long spinsForWork(long workNsPerClient, double nsPerSpin) {
         return Math.round(workNsPerClient / nsPerSpin);
-    }
-
-    /**
-     * The spins corrected by what the graph took at {@code spins}: each client's share of
-     * the difference between the target and the measured graph time, kept within half and
-     * twice the estimate from the spin's cost ({@code estimate}): a correction round that a
-     * load or a demotion slowed down (the graph preempted for most of it) must not take the
-     * work away, nor a quiet one double it twice over.
-     */
-    static long corrected(long spins, long measuredNs, long targetNs, int clients, double nsPerSpin, long estimate) {
-        double c = spins + (targetNs - measuredNs) / (clients * nsPerSpin);
-        double low = estimate / 2.0, high = estimate * 2.0;
-        c = Math.max(low, Math.min(high, c));
-        return c <= 0 ? 0 : Math.round(c);
     }
 
     /** The median of the first {@code n} values (sorts a copy; called between phases, not in a loop). */

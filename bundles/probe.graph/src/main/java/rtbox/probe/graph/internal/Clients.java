@@ -34,6 +34,8 @@ final class Clients implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
     private final List<ForkedChild> children = new ArrayList<>();
     private volatile String failure;
+    /** Each client thread's Linux id, set by the thread as it starts (0 until then). */
+    private int[] tids = new int[0];
 
     /** Opens the pipes and the loops; nothing runs yet. */
     Clients(int count) throws RtboxException {
@@ -91,11 +93,18 @@ final class Clients implements AutoCloseable {
             }
             return;
         }
+        tids = new int[loops.size()];
+        java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(loops.size());
         for (int i = 0; i < loops.size(); i++) {
+            int index = i;
             PipeLoop loop = loops.get(i);
             BytePipe out = pipes.get(i + 1);
             int number = i + 1;
             Thread t = new Thread(() -> {
+                synchronized (this) {
+                    tids[index] = Sched.gettid();
+                }
+                started.countDown();
                 try {
                     apply(0, cpu, policy, priority);
                 } catch (OsException e) {
@@ -114,6 +123,35 @@ final class Clients implements AutoCloseable {
             threads.add(t);
             t.start();
         }
+        try {
+            if (!started.await(5, java.util.concurrent.TimeUnit.SECONDS)) {
+                throw new RtboxException("ends", "graph: the client threads did not start within 5 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RtboxException("ends", "graph: interrupted while the client threads started");
+        }
+    }
+
+    /**
+     * Each client's process and thread id ({@code {pid, tid}}; pid 0 for a thread of this
+     * JVM), to read its CPU time: the thread's id, or the child's pid, which is its only thread's.
+     */
+    synchronized int[][] tasks() {
+        int[][] t = new int[loops.size()][];
+        for (int i = 0; i < t.length; i++) {
+            t[i] = children.isEmpty() ? new int[] {0, tids[i]} : new int[] {children.get(i).pid(), children.get(i).pid()};
+        }
+        return t;
+    }
+
+    /** Iterations the clients have run so far, summed over them (each loop's count). */
+    long cycles() {
+        long n = 0;
+        for (PipeLoop l : loops) {
+            n += l.count();
+        }
+        return n;
     }
 
     private static void apply(int pid, int cpu, SchedPolicy policy, int priority) throws OsException {

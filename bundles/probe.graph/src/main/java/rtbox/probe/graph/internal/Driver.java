@@ -19,8 +19,9 @@ import rtbox.os.Sched;
  *
  * <p>Before measuring it calibrates, on its CPU at its policy: a spin's cost (a client
  * loop timed with and without work), the hops' cost (the graph run with no work, at a
- * fast pace that also warms up this loop for the JIT), then one correction at the real
- * period from the graph time measured. The loop allocates nothing, logs nothing and
+ * fast pace that also warms up this loop for the JIT), then warm-up rounds at the real
+ * period while the {@link WorkKeeper} holds the work at its CPU time (as it does during
+ * the measurement). The loop allocates nothing, logs nothing and
  * takes no lock: xruns go into preallocated arrays, reported after the run.
  */
 final class Driver extends Thread {
@@ -29,13 +30,14 @@ final class Driver extends Thread {
     static final int CALIBRATION_TRIPS = 5;
     static final long CALIBRATION_SPINS = 2_000_000;
     static final int CALIBRATION_ROUNDS = 7;
-    /** Rounds of correction at the real period, each from the median graph time of the round before. */
+    /** Warm-up rounds at the real period (the keeper adjusts the work meanwhile); their medians go to the notes. */
     static final int CORRECTIONS = 3;
     private static final long SPIKE_FACTOR = 5, MIN_SPIKE_NS = 20_000;
 
     private final GraphConfig g;
     private final RunParameters p;
     private final Clients clients;
+    private final WorkKeeper keeper;
     private final int cpu;
     private final LatencyRecorder recorder;
     private final MonotonicClock clock = new MonotonicClock();
@@ -58,14 +60,17 @@ final class Driver extends Thread {
 
     // Calibration, read after join.
     double nsPerSpin;
-    long baseNs, spins, startNanos, measuredWarmNs;
+    long baseNs, spins, estimate, startNanos, measuredWarmNs;
+    /** Each warm-up round's median graph time (for the notes). */
+    final long[] roundMedianNs = new long[CORRECTIONS];
 
-    Driver(GraphConfig g, RunParameters p, Clients clients) {
+    Driver(GraphConfig g, RunParameters p, Clients clients, WorkKeeper keeper) {
         super("rtbox-graph-driver");
         setDaemon(true);
         this.g = g;
         this.p = p;
         this.clients = clients;
+        this.keeper = keeper;
         this.cpu = p.cpus[0];
         this.kick = clients.first();
         this.done = clients.last();
@@ -101,28 +106,27 @@ final class Driver extends Thread {
                 Sched.setScheduler(0, p.policy, p.priority);
             }
             nsPerSpin = spinCost();
-            // Phase 1: no work, at a fast pace: the hops' cost, and the JIT warms this loop.
+            // Phase 1: no work, at a fast pace: the hops' cost (wall time for the load, CPU
+            // time for the keeper), and the JIT warms this loop.
             clients.work(0);
             long fastNs = Math.min(g.periodNs(), 1_000_000);
+            keeper.beginBaseline();
             int n = phase(fastNs, p.warmupNs / 2, 0, 0);
+            keeper.endBaseline();
             baseNs = Calibration.median(warm, n);
-            // Phase 2: the work, at the real period; then one correction from what it took.
+            // Phase 2: the work, at the real period, first estimated from a spin's cost alone;
+            // from here the keeper (in the probe's thread) holds it at its CPU time.
             long target = g.loadPct() >= 0 ? Calibration.targetNs(g.loadPct(), g.periodNs()) : -1;
-            spins = target >= 0 ? Calibration.spinsFor(target, baseNs, g.clients(), nsPerSpin)
-                    : Calibration.spinsForWork(g.workNsPerClient(), nsPerSpin);
-            long estimate = spins;
+            long workNs = target >= 0 ? Calibration.workNsPerClient(target, baseNs, g.clients()) : g.workNsPerClient();
+            spins = Calibration.spinsForWork(workNs, nsPerSpin);
+            estimate = spins;
             clients.work(spins);
-            // Corrections from the graph time measured at the real period: a spin costs more
-            // inside the graph (caches, a sibling hyperthread, a host's other guests) than alone.
+            keeper.hold(workNs, spins, nsPerSpin);
             long roundNs = Math.max(p.warmupNs / (2 * CORRECTIONS), 20 * g.periodNs());
             for (int round = 0; round < CORRECTIONS && !stop; round++) {
                 n = phase(g.periodNs(), roundNs, 0, 0);
                 measuredWarmNs = Calibration.median(warm, n);
-                if (target < 0) {
-                    break;
-                }
-                spins = Calibration.corrected(spins, measuredWarmNs, target, g.clients(), nsPerSpin, estimate);
-                clients.work(spins);
+                roundMedianNs[round] = measuredWarmNs;
             }
             if (g.rtc()) {
                 rtc = RtcDevice.open(g.rtcDevice());

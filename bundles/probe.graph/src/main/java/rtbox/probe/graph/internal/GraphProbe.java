@@ -35,6 +35,8 @@ import rtbox.os.OsException;
 public class GraphProbe implements Probe {
     /** How long a stopped driver may stay blocked on a stuck graph before it is woken. */
     private static final long STUCK_GRACE_NS = 1_000_000_000L;
+    /** How often the work keeper reads the clients' CPU time. */
+    private static final long KEEPER_POLL_MS = 20;
 
     @Override
     public void validate(RunParameters p) throws RtboxException {
@@ -61,7 +63,16 @@ public class GraphProbe implements Probe {
         try (Clients clients = new Clients(g.clients())) {
             // Children are spawned from this thread: they die with it (PR_SET_PDEATHSIG).
             clients.start(g.processes(), p.cpus[0], p.policy, p.priority);
-            return measure(g, p, context, clients, notes);
+            WorkKeeper keeper;
+            try {
+                keeper = new WorkKeeper(clients);
+            } catch (OsException e) {
+                throw new RtboxException("graph", "graph: cannot read the clients' CPU time to hold their work: "
+                        + e.getMessage(), e);
+            }
+            try (keeper) {
+                return measure(g, p, context, clients, keeper, notes);
+            }
         } finally {
             if (locked) {
                 try {
@@ -73,9 +84,9 @@ public class GraphProbe implements Probe {
         }
     }
 
-    private ProbeResult measure(GraphConfig g, RunParameters p, RunContext context, Clients clients, List<String> notes)
-            throws RtboxException {
-        Driver d = new Driver(g, p, clients);
+    private ProbeResult measure(GraphConfig g, RunParameters p, RunContext context, Clients clients, WorkKeeper keeper,
+            List<String> notes) throws RtboxException {
+        Driver d = new Driver(g, p, clients, keeper);
         context.measuring(d.live());
         d.start();
         long expectedNs = p.durationNs > 0 ? p.durationNs : p.loops * g.periodNs();
@@ -98,7 +109,14 @@ public class GraphProbe implements Probe {
                 context.progress(Math.min(1.0, (System.nanoTime() - d.startNanos) / (double) expectedNs));
             }
             try {
-                d.join(100);
+                // The keeper's windows are short (a slow stretch of the CPU lasts tens of ms);
+                // the rest of this loop's checks need no more than every 100 ms.
+                for (int i = 0; i < 5 && d.isAlive(); i++) {
+                    if (keeper.holding()) {
+                        keeper.adjust();
+                    }
+                    d.join(KEEPER_POLL_MS);
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 d.requestStop();
@@ -118,9 +136,14 @@ public class GraphProbe implements Probe {
         if (stopped) {
             notes.add("stopped early on request");
         }
+        long slowXruns = 0;
         for (int i = 0; i < Math.min(d.xruns(), Driver.KEPT_XRUNS); i++) {
+            String slow = keeper.slowCpu(d.xrunAt[i] - g.periodNs(), d.xrunAt[i]);
+            if (slow != null) {
+                slowXruns++;
+            }
             context.event(d.xrunAt[i], "xrun", String.format(Locale.ROOT, "cycle finished %.1f us after its period "
-                    + "ended", d.xrunLate[i] / 1000.0));
+                    + "ended", d.xrunLate[i] / 1000.0) + (slow == null ? "" : " (" + slow + ")"));
         }
         if (d.xruns() > Driver.KEPT_XRUNS) {
             notes.add("xruns after the first " + Driver.KEPT_XRUNS + " are counted, not shown as events");
@@ -130,6 +153,7 @@ public class GraphProbe implements Probe {
         Map<String, Double> f = new LinkedHashMap<>();
         f.put("cycles", (double) d.cycles());
         f.put("xruns", (double) d.xruns());
+        f.put("xruns_cpu_slow", (double) slowXruns);
         f.put("delay_max_us", r.histogram().maxNs() / 1000.0);
         f.put("dsp_load_pct", 100 * d.graphMeanNs() / period);
         f.put("dsp_load_max_pct", 100 * d.graphMaxNs() / period);
@@ -141,18 +165,24 @@ public class GraphProbe implements Probe {
         if (g.loadPct() >= 0) {
             f.put("load_asked_pct", g.loadPct());
         }
-        f.put("work_per_client_us", d.spins * d.nsPerSpin / 1000);
+        f.put("work_per_client_us", keeper.spins() * keeper.nsPerSpin() / 1000);
         f.put("graph_base_us", d.baseNs / 1000.0);
-        f.put("ns_per_spin", d.nsPerSpin);
+        f.put("ns_per_spin", keeper.nsPerSpin());
+        f.put("work_adjustments", (double) keeper.adjustments());
         if (g.stallNs() > 0) {
             f.put("stalls_injected", (double) d.stalls());
         }
         notes.add("graph: " + g + "; " + (g.rtc() ? "driver woken by " + g.rtcDevice() + " at " + g.rtcHz() + " Hz "
                 + "(delay: lateness over the previous wake-up plus the period)" : "driver woken by clock_nanosleep("
                 + "CLOCK_MONOTONIC, TIMER_ABSTIME); delay = wake-up time - period start"));
-        notes.add(String.format(Locale.ROOT, "calibrated on CPU %d: %.3f ns a spin, the hops %.1f us a cycle without "
-                + "work, %d spins (%.1f us) of work per client", p.cpus[0], d.nsPerSpin, d.baseNs / 1000.0, d.spins,
-                d.spins * d.nsPerSpin / 1000));
+        notes.add(String.format(Locale.ROOT, "calibrated on CPU %d: %.3f ns a spin alone, the hops %.1f us a cycle "
+                + "without work (%.1f us of CPU a client), %d spins of work per client to start (%.1f us)", p.cpus[0],
+                d.nsPerSpin, d.baseNs / 1000.0, keeper.hopNs() / 1000.0, d.estimate, d.estimate * d.nsPerSpin / 1000));
+        notes.add(String.format(Locale.ROOT, "work held at its CPU time from the clients' schedstat: %d adjustments, "
+                + "a spin %.3f to %.3f ns, %d spins (%.1f us) at the end; warm-up rounds' median graph time %s us",
+                keeper.adjustments(), keeper.minNsPerSpin(), keeper.maxNsPerSpin(), keeper.spins(),
+                keeper.spins() * keeper.nsPerSpin() / 1000, java.util.Arrays.toString(
+                        java.util.Arrays.stream(d.roundMedianNs).map(v -> v / 1000).toArray())));
         List<ThreadResult> threads = List.of(new ThreadResult(0, p.cpus[0], d.tid, d.policy, d.priority, r.samples(),
                 d.xruns(), r.histogram(), r.corrected(), r.spikes(), r.spikesDropped(), r.lastNs()));
         return new ProbeResult("graph", p + " " + g, "CLOCK_MONOTONIC", d.startNanos, System.nanoTime() - d.startNanos,

@@ -24,24 +24,23 @@ class CalibrationTest {
 
     @Test
     void theHopsCostComesOffBeforeTheWorkIsShared() {
-        // 5 ms asked, 100 us of hops, 14 clients at 0.35 ns a spin: 4.9 ms / 14 / 0.35 = 1,000,000.
-        assertEquals(1_000_000, Calibration.spinsFor(5_000_000, 100_000, 14, 0.35));
+        // 5 ms asked, 100 us of hops, 14 clients: 350 us each.
+        assertEquals(350_000, Calibration.workNsPerClient(5_000_000, 100_000, 14));
         // Hops that cost more than asked: no work, not negative work.
-        assertEquals(0, Calibration.spinsFor(50_000, 100_000, 14, 0.35));
+        assertEquals(0, Calibration.workNsPerClient(50_000, 100_000, 14));
         // 200 us per client at 0.25 ns a spin.
         assertEquals(800_000, Calibration.spinsForWork(200_000, 0.25));
     }
 
     @Test
-    void theCorrectionSharesTheMissOutAmongTheClients() {
-        // Measured 5.14 ms where 5 ms was asked: 140 us too much over 14 clients = 10 us
-        // each = 40,000 spins at 0.25 ns.
-        assertEquals(960_000, Calibration.corrected(1_000_000, 5_140_000, 5_000_000, 14, 0.25, 1_000_000));
-        assertEquals(1_040_000, Calibration.corrected(1_000_000, 4_860_000, 5_000_000, 14, 0.25, 1_000_000));
-        // A round slowed down by a load (9 ms measured for 1 ms asked) takes at most half the estimate away.
-        assertEquals(50, Calibration.corrected(100, 9_000_000, 1_000_000, 14, 0.25, 100));
-        // And a quiet one adds at most up to twice the estimate.
-        assertEquals(200, Calibration.corrected(100, 0, 1_000_000, 14, 0.25, 100));
+    void aSpinsCpuCostIsWhatTheClientsSpentLessTheHops() {
+        // 14 clients x 20 cycles = 280 iterations of 1M spins, 5 us of hops each, 141.4 ms
+        // of CPU in all: (141.4 ms - 280 x 5 us) / 280M = 0.5 ns a spin.
+        assertEquals(0.5, Calibration.nsPerSpinFromCpu(141_400_000, 280, 5_000, 1_000_000), 1e-9);
+        // Nothing counted, no spins, or less CPU than the hops alone: the window says nothing.
+        assertEquals(0, Calibration.nsPerSpinFromCpu(141_400_000, 0, 5_000, 1_000_000));
+        assertEquals(0, Calibration.nsPerSpinFromCpu(141_400_000, 280, 5_000, 0));
+        assertEquals(0, Calibration.nsPerSpinFromCpu(1_000_000, 280, 5_000, 1_000_000));
     }
 
     @Test
