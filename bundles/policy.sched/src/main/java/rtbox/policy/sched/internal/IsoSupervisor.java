@@ -8,6 +8,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import rtbox.api.SchedPolicy;
+import rtbox.os.CpuClock;
 import rtbox.os.OsException;
 import rtbox.os.Procfs;
 import rtbox.os.Sched;
@@ -23,8 +24,9 @@ import rtbox.os.Sched;
  * priority (the runner starts them there: the tuner's effective policy), looked for every
  * {@link #SCAN_NS} (a directory listing, which allocates), or handed over with
  * {@link #adopt}. Once found a thread stays tracked, demoted or not, until it ends.
- * The per-tick path (a pread64 per thread into buffers allocated once, arithmetic) does not
- * allocate; a demotion or promotion makes one sched_setscheduler per thread.
+ * The per-tick path (one clock_gettime per thread on its CPU-time clock, {@link CpuClock},
+ * into buffers allocated once, and arithmetic) does not allocate; a demotion or promotion
+ * makes one sched_setscheduler per thread.
  *
  * <p>{@link #close()} stops the thread and puts every tracked thread that is still alive
  * back at the ISO band's policy (the policy it was found at). Child processes of this JVM
@@ -40,6 +42,10 @@ final class IsoSupervisor implements AutoCloseable {
      * (60-80 in the appliance) every 100 ms made most of the supervisor's cost.
      */
     static final long CHILD_SCAN_NS = 1_000_000_000L;
+    /** A thread is asked its policy at every scan for this long after it first appears... */
+    static final long NEW_NS = 1_000_000_000L;
+    /** ...then once in this long: a thread moved into the ISO band later is found within it. */
+    static final long RECHECK_NS = 1_000_000_000L;
     /** Demotions and promotions kept with their times (ns since start), for the run's record. */
     static final int MAX_TRANSITIONS = 1024;
 
@@ -48,7 +54,7 @@ final class IsoSupervisor implements AutoCloseable {
     private final SchedPolicy isoPolicy;
     private final int isoPriority;
     private final int[] tids = new int[MAX_THREADS];
-    private final Procfs.Schedstat[] stats = new Procfs.Schedstat[MAX_THREADS];
+    private final CpuClock[] stats = new CpuClock[MAX_THREADS];
     private final long[] last = new long[MAX_THREADS];
     private final BitSet cpus = new BitSet();
     private final long[] transitionAt = new long[MAX_TRANSITIONS];
@@ -105,9 +111,8 @@ final class IsoSupervisor implements AutoCloseable {
             failure = "more than " + MAX_THREADS + " ISO threads: thread " + tid + " is not supervised";
             return;
         }
-        Procfs.Schedstat s = null;
         try {
-            s = Procfs.Schedstat.open(pid, tid);
+            CpuClock s = pid == 0 ? CpuClock.ofThread(tid) : CpuClock.ofProcess(pid);
             for (int cpu : Sched.getAffinity(tid)) {
                 cpus.set(cpu);
             }
@@ -115,7 +120,7 @@ final class IsoSupervisor implements AutoCloseable {
             tids[n] = tid;
             pids[n] = pid;
             stats[n] = s;
-            last[n] = s.runtimeNs();
+            last[n] = s.nanos();
             if (rule.demoted()) {
                 setPolicy(tid, true);
             }
@@ -125,13 +130,21 @@ final class IsoSupervisor implements AutoCloseable {
             seen++;
         } catch (OsException e) {
             // the thread ended before it could be tracked
-            if (s != null) {
-                s.close();
-            }
         }
     }
 
     private java.util.Set<Integer> children = java.util.Set.of();
+    /** Per thread of this process seen by the scan: when first seen and last asked its policy (System.nanoTime). */
+    private final java.util.Map<Integer, long[]> checked = new java.util.HashMap<>();
+
+    private boolean tracked(int tid) {
+        for (int i = 0; i < count; i++) {
+            if (tids[i] == tid) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     private void scan(boolean withChildren) {
         String[] names = new File("/proc/self/task").list();
@@ -158,12 +171,27 @@ final class IsoSupervisor implements AutoCloseable {
         for (int i = 0; i < count; i++) {
             if (tids[i] != 0 && !(pids[i] == 0 ? threads : children).contains(tids[i])) {
                 tids[i] = 0;
-                stats[i].close();
                 stats[i] = null;
             }
         }
+        // Only a thread not yet known, or not asked for a while, is asked its policy: asking
+        // each of the JVM's 60-80 threads at every scan (two system calls each) was half the
+        // supervisor's cost. A new thread is asked at every scan for its first second (the
+        // runner's threads set their policy as they start), then once every RECHECK_NS.
+        long now = System.nanoTime();
+        checked.keySet().retainAll(threads);
         for (int tid : threads) {
-            consider(0, tid);
+            long[] at = checked.get(tid);
+            if (at == null) {
+                checked.put(tid, new long[] {now, now});
+            } else if (now - at[0] >= NEW_NS && now - at[1] < RECHECK_NS) {
+                continue;
+            } else {
+                at[1] = now;
+            }
+            if (!tracked(tid)) {
+                consider(0, tid);
+            }
         }
         if (withChildren) {
             for (int pid : children) {
@@ -238,11 +266,12 @@ final class IsoSupervisor implements AutoCloseable {
                     if (tids[i] == 0) {
                         continue;
                     }
-                    long t = stats[i].runtimeNs();
+                    long t = stats[i].nanos();
                     if (t < 0) {
                         continue; // unreadable: the scan drops it when the thread is gone
                     }
-                    used += t - last[i];
+                    // A count that went backwards is a new task under an ended one's id: from here.
+                    used += Math.max(0, t - last[i]);
                     last[i] = t;
                 }
                 long dt = now - prev;
@@ -308,10 +337,7 @@ final class IsoSupervisor implements AutoCloseable {
                 if (tids[i] != 0 && rule.demoted()) {
                     setPolicy(tids[i], false);
                 }
-                if (stats[i] != null) {
-                    stats[i].close();
-                    stats[i] = null;
-                }
+                stats[i] = null;
             }
         }
         if (failure != null) {
