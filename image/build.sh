@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Build the rtbox firmware image for the Pentium III board (32-bit x86, no SSE2).
 #
-#   image/build.sh [PATH/TO/rtbox.jar]
+#   image/build.sh [PATH/TO/board.jar]
 #
 # Everything comes from Debian 12 (bookworm) i386 packages, fetched with a private
 # apt configuration (no i386 foreign architecture on the host, no chroot, no mounts),
@@ -10,7 +10,8 @@
 # 3 = ext4 data, read-write). See image/README.md.
 #
 # Environment:
-#   RTBOX_JAR            appliance jar (default: <repo>/runtime/target/rtbox.jar; missing -> image without it)
+#   RTBOX_JAR            appliance jar (default: <repo>/runtime/target/board.jar, runtime/board.bndrun: no embedded
+#                        broker, no ctl; installed as the image's /opt/rtbox/lib/rtbox.jar; missing -> image without it)
 #   RTBOX_LAUNCHER       launcher script (default: <repo>/runtime/rtbox if present)
 #   RTBOX_IMAGE_CACHE    download cache (default: image/.cache)
 #   RTBOX_IMAGE_OUT      output folder (default: image/out)
@@ -35,7 +36,7 @@ SUITE=bookworm
 CACHE="${RTBOX_IMAGE_CACHE:-$HERE/.cache}"
 OUT="${RTBOX_IMAGE_OUT:-$HERE/out}"
 WORK="$OUT/work"
-JAR="${1:-${RTBOX_JAR:-$REPO/runtime/target/rtbox.jar}}"
+JAR="${1:-${RTBOX_JAR:-$REPO/runtime/target/board.jar}}"
 LAUNCHER="${RTBOX_LAUNCHER:-$REPO/runtime/rtbox}"
 
 # Kernel modules the board and qemu need (dependencies are added automatically).
