@@ -22,8 +22,9 @@ import rtbox.os.Sched;
  *
  * <p>ISO threads are the threads of this process found at the ISO band's policy and
  * priority (the runner starts them there: the tuner's effective policy), looked for every
- * {@link #SCAN_NS} (a directory listing, which allocates), or handed over with
- * {@link #adopt}. Once found a thread stays tracked, demoted or not, until it ends.
+ * {@link #SCAN_NS} (a directory listing, which allocates) when a Java thread started since
+ * the last listing or one is in its first second, and every {@link #RECHECK_NS} anyway;
+ * or handed over with {@link #adopt}. Once found a thread stays tracked, demoted or not, until it ends.
  * The per-tick path (one clock_gettime per thread on its CPU-time clock, {@link CpuClock},
  * into buffers allocated once, and arithmetic) does not allocate; a demotion or promotion
  * makes one sched_setscheduler per thread.
@@ -136,6 +137,8 @@ final class IsoSupervisor implements AutoCloseable {
     private java.util.Set<Integer> children = java.util.Set.of();
     /** Per thread of this process seen by the scan: when first seen and last asked its policy (System.nanoTime). */
     private final java.util.Map<Integer, long[]> checked = new java.util.HashMap<>();
+    private final java.lang.management.ThreadMXBean threadsBean = java.lang.management.ManagementFactory.getThreadMXBean();
+    private long lastStartedThreads = -1, lastNewThread, lastListing;
 
     private boolean tracked(int tid) {
         for (int i = 0; i < count; i++) {
@@ -184,6 +187,7 @@ final class IsoSupervisor implements AutoCloseable {
             long[] at = checked.get(tid);
             if (at == null) {
                 checked.put(tid, new long[] {now, now});
+                lastNewThread = now;
             } else if (now - at[0] >= NEW_NS && now - at[1] < RECHECK_NS) {
                 continue;
             } else {
@@ -254,7 +258,16 @@ final class IsoSupervisor implements AutoCloseable {
             synchronized (lock) {
                 if (now >= nextScan) {
                     boolean withChildren = now >= nextChildScan;
-                    scan(withChildren);
+                    // The listing only when it may hold something new: a Java thread started
+                    // since the last one (the JVM's count of them, no system call), a thread
+                    // still in its first second, children to look for, or a second gone by.
+                    long startedThreads = threadsBean.getTotalStartedThreadCount();
+                    if (withChildren || startedThreads != lastStartedThreads || now - lastNewThread < NEW_NS
+                            || now - lastListing >= RECHECK_NS) {
+                        scan(withChildren);
+                        lastStartedThreads = startedThreads;
+                        lastListing = now;
+                    }
                     nextScan = now + SCAN_NS;
                     if (withChildren) {
                         nextChildScan = now + CHILD_SCAN_NS;
@@ -268,7 +281,11 @@ final class IsoSupervisor implements AutoCloseable {
                     }
                     long t = stats[i].nanos();
                     if (t < 0) {
-                        continue; // unreadable: the scan drops it when the thread is gone
+                        // The task ended (its clock fails at once): dropped now, before its id
+                        // can name another task.
+                        tids[i] = 0;
+                        stats[i] = null;
+                        continue;
                     }
                     // A count that went backwards is a new task under an ended one's id: from here.
                     used += Math.max(0, t - last[i]);
