@@ -84,4 +84,16 @@ final class IsoRule {
     boolean demoted() {
         return demoted;
     }
+
+    /** Above this share of iso_cpu a promoted class counts as near its limit. */
+    static final double NEAR = 0.8;
+
+    /**
+     * Whether the next samples may change something: demoted (the promotion can come at any
+     * sample), or over {@link #NEAR} of iso_cpu. Never at iso_cpu 100. A sampler may read
+     * its tasks less often while this is false (the supervisor reads a quarter of them a tick).
+     */
+    boolean near() {
+        return limit < 1.0 && (demoted || share > NEAR * limit);
+    }
 }

@@ -106,6 +106,28 @@ class IsoRuleTest {
         assertFalse(r.demoted());
     }
 
+    /** Near: over 80 % of iso_cpu, or demoted; never at iso_cpu 100. */
+    @Test
+    void nearTheLimitIsOverEightyPercentOfItOrDemoted() {
+        IsoRule r = new IsoRule(50, PERIOD);
+        assertFalse(r.near());
+        // A whole period at 40 % in one sample: share 0.4 = 80 % of 0.5, not over it.
+        r.sample(PERIOD * 4 / 10, PERIOD, 1);
+        assertEquals(0.4, r.share(), 1e-9);
+        assertFalse(r.near());
+        r.sample(PERIOD * 45 / 100, PERIOD, 1);
+        assertTrue(r.near());
+        assertEquals(Change.DEMOTE, r.sample(PERIOD, PERIOD, 1));
+        // Demoted: near whatever the share, until promoted.
+        assertEquals(Change.NONE, r.sample(PERIOD * 46 / 100, PERIOD, 1));
+        assertTrue(r.near());
+        assertEquals(Change.PROMOTE, r.sample(0, PERIOD, 1));
+        assertFalse(r.near());
+        IsoRule hundred = new IsoRule(100, PERIOD);
+        hundred.sample(PERIOD, PERIOD, 1);
+        assertFalse(hundred.near());
+    }
+
     @Test
     void badArguments() {
         assertEquals("iso_cpu 101 is out of range: use 0 to 100",
