@@ -247,6 +247,13 @@ trace_run() {
   spikes="$(jq -c '[.report.result.threads[].spikes[]?] | sort_by(-.latencyNs)' "$f")"
   n="$(jq length <<<"$spikes")"
   figure mqtt_trace_spikes "$n"
+  if [ "$n" = 0 ] && awk -v p="$(jq -r .p50_us "$f")" 'BEGIN { exit !(p >= 488) }'; then
+    # The median wake-up was half the RTC's 976 us period or more: the emulated guest did not keep
+    # the 1024 Hz pace (a loaded host under TCG), so every sample is late and nothing stands 10x
+    # above the median. Nothing to attribute, said as such; on a guest that keeps pace it fails.
+    echo "note rtc under blockio: attribution not exercised: the guest did not keep the RTC's 1024 Hz pace in $attempt runs of 15 s (the last: p50 $(jq -r .p50_us "$f") us of a 976 us period, max $(jq -r .max_us "$f") us), so no spike stood 10x over the median" >> "$CHECKS"
+    return 0
+  fi
   if [ "$n" = 0 ]; then
     bad "rtc under blockio: no spike to attribute (none over 10x the median in $attempt runs of 15 s; the last: p50 $(jq -r .p50_us "$f") us, max $(jq -r .max_us "$f") us)"
     return 1

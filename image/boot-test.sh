@@ -280,6 +280,7 @@ ready_host="$(awk '/RTBOX-READY/{print $1; exit}' "$LOG")"
            appliance_ready_uptime_s appliance_start_to_ready_s serve_rss_kb serve_hwm_kb \
            serve_threads mem_available_serving_kb mem_free_serving_kb mqtt_phase_s mqtt_peak_rss_kb mqtt_peak_threads \
            mqtt_mem_available_min_kb mqtt_mem_free_min_kb after_mqtt_rss_kb after_mqtt_mem_available_kb \
+           serve_gc_pauses serve_gc_max_ms serve_safepoints \
            service_restart_s appliance_restart_start_to_ready_s mem_available_end_kb; do
     v="$(metric "$k")"; [ -n "$v" ] && echo "$k=$v"
   done
