@@ -89,6 +89,13 @@ final class Link {
 
     void start() {
         io.execute(this::connect);
+        io.scheduleWithFixedDelay(() -> {
+            try {
+                outbox.sweep();
+            } catch (IOException e) {
+                Appliance.LOG.warn("outbox: cannot remove a delivered message: " + e.getMessage());
+            }
+        }, Outbox.KEEP_DELIVERED_MS, Outbox.KEEP_DELIVERED_MS / 2, TimeUnit.MILLISECONDS);
         int heartbeat = config.statusHeartbeatSeconds();
         if (heartbeat > 0) {
             io.scheduleWithFixedDelay(this::publishStatus, heartbeat, heartbeat, TimeUnit.SECONDS);
@@ -248,7 +255,16 @@ final class Link {
                     io.execute(() -> {
                         if (client == c) {
                             connected = false;
-                            Appliance.LOG.warn("connection lost: " + cause + "; reconnecting");
+                            int again = 0;
+                            try {
+                                again = outbox.redeliver();
+                            } catch (IOException e) {
+                                Appliance.LOG.warn("outbox: cannot queue the last acknowledged messages again: " + e);
+                            }
+                            Appliance.LOG.warn("connection lost: " + cause + "; reconnecting" + (again == 0 ? ""
+                                    : "; the " + again + " messages acknowledged in the last "
+                                            + Outbox.KEEP_DELIVERED_MS / 1000 + " s go again, in case the broker"
+                                            + " died before it saved them"));
                             connect();
                         }
                     });
@@ -313,7 +329,7 @@ final class Link {
                 return;
             }
             try {
-                outbox.remove(e.id());
+                outbox.delivered(e.id());
             } catch (IOException ex) {
                 Appliance.LOG.warn("outbox: cannot remove a delivered message: " + ex.getMessage());
                 return;
@@ -338,6 +354,11 @@ final class Link {
                 drain();
                 client.publish(Topics.status(appliance), status.apply(Status.OFFLINE), QOS, true).waitForCompletion(5000);
                 client.disconnect(5000).waitForCompletion(6000);
+                try {
+                    outbox.forgetDelivered();
+                } catch (IOException e) {
+                    Appliance.LOG.warn("outbox: cannot remove a delivered message: " + e.getMessage());
+                }
             }
         } catch (MqttException e) {
             try {

@@ -30,6 +30,14 @@ import java.util.TreeMap;
  * as {@code NAME.bad} with a log line naming it, and the next message goes: one bad file
  * must not stop all sending, nor MQTT from starting.
  *
+ * <p>Acknowledged is not yet saved: a broker acknowledges a message before its persistence has
+ * it on disk (mosquitto saves its whole store after the change, autosave_on_changes; a SIGKILL
+ * during that save lost a result that had been acknowledged, in 1 of 10 kills). So a message
+ * the broker acknowledged is kept for {@link #KEEP_DELIVERED_MS} ({@link #delivered}) and, when
+ * the connection is lost within that time, queued again ({@link #redeliver}): a repeat, which
+ * receivers drop by (run, sequence), instead of a loss. Kept files are named {@code NAME.sent};
+ * the next start removes them (a crash of the appliance, not of the broker).
+ *
  * <p>Disk policy: nothing queued is dropped. {@link #full()} says when the queued
  * bytes reach the limit; the appliance then refuses new runs until the outbox drains,
  * so the outbox can grow past the limit only by what the runs already going add.
@@ -40,11 +48,17 @@ final class Outbox {
     }
 
     private static final String SUFFIX = ".msg";
+    /** An acknowledged message kept for {@link #KEEP_DELIVERED_MS}. */
+    private static final String SENT = ".sent";
     /** "RTB2": no topic of the first format is 1.4 GB long, so old files are told apart. */
     private static final int MAGIC = 0x52544232;
     private final Path dir;
     private final long maxBytes;
     private final TreeMap<Long, Long> sizes = new TreeMap<>();
+    /** How long a message the broker acknowledged is kept to be sent again if the connection drops. */
+    static final long KEEP_DELIVERED_MS = 10_000;
+    /** Acknowledged messages still kept: id to the time of the acknowledgement (System.nanoTime). */
+    private final TreeMap<Long, Long> delivered = new TreeMap<>();
     private long bytes;
     private long next;
 
@@ -57,6 +71,8 @@ final class Outbox {
                 String name = f.getFileName().toString();
                 if (name.endsWith(".tmp")) {
                     Files.delete(f); // a write that a crash cut short: it was never queued
+                } else if (name.endsWith(SENT)) {
+                    Files.delete(f); // acknowledged, kept in case the broker died: this process did
                 } else if (name.endsWith(SUFFIX)) {
                     String number = name.substring(0, name.length() - SUFFIX.length());
                     if (!number.matches("\\d{1,18}")) {
@@ -197,6 +213,66 @@ final class Outbox {
             Files.deleteIfExists(dir.resolve(name(id)));
             bytes -= size;
         }
+    }
+
+    /**
+     * The broker acknowledged the message: it leaves the queue, and its file is kept for
+     * {@link #KEEP_DELIVERED_MS} in case the broker dies before it saved it; older kept files
+     * are removed.
+     */
+    synchronized void delivered(long id) throws IOException {
+        Long size = sizes.remove(id);
+        if (size != null) {
+            bytes -= size;
+            // Renamed, not forced: a crash of the appliance itself leaves the broker's store as it
+            // was, so a kept file is not sent again then (the next start removes it).
+            Files.move(dir.resolve(name(id)), dir.resolve(name(id) + SENT), StandardCopyOption.REPLACE_EXISTING);
+            delivered.put(id, System.nanoTime());
+        }
+        sweep();
+    }
+
+    /** Removes the files of messages acknowledged more than {@link #KEEP_DELIVERED_MS} ago. */
+    synchronized void sweep() throws IOException {
+        long now = System.nanoTime();
+        while (!delivered.isEmpty()) {
+            java.util.Map.Entry<Long, Long> oldest = delivered.firstEntry();
+            if (now - oldest.getValue() < KEEP_DELIVERED_MS * 1_000_000) {
+                return;
+            }
+            delivered.remove(oldest.getKey());
+            Files.deleteIfExists(dir.resolve(name(oldest.getKey()) + SENT));
+        }
+    }
+
+    /**
+     * The connection was lost: the messages acknowledged in the last {@link #KEEP_DELIVERED_MS}
+     * are queued again, in their order, since the broker may have died before saving them.
+     * Returns how many.
+     */
+    synchronized int redeliver() throws IOException {
+        sweep();
+        int n = 0;
+        for (long id : delivered.keySet()) {
+            Path f = dir.resolve(name(id));
+            if (Files.exists(f.resolveSibling(name(id) + SENT))) {
+                Files.move(f.resolveSibling(name(id) + SENT), f, StandardCopyOption.REPLACE_EXISTING);
+                long size = Files.size(f);
+                sizes.put(id, size);
+                bytes += size;
+                n++;
+            }
+        }
+        delivered.clear();
+        return n;
+    }
+
+    /** Removes the kept files of every acknowledged message: the broker is there and was left cleanly. */
+    synchronized void forgetDelivered() throws IOException {
+        for (long id : delivered.keySet()) {
+            Files.deleteIfExists(dir.resolve(name(id) + SENT));
+        }
+        delivered.clear();
     }
 
     /** Sets a damaged message aside (renamed *.bad, kept for a person to look at) so the rest can go. */
