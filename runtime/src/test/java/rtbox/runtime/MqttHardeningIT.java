@@ -114,7 +114,9 @@ class MqttHardeningIT extends MqttFixture {
      * Damaged and foreign outbox files (0 and 2 bytes, a topic with '#', a non-numeric
      * name: before, a stray junk.msg stopped MQTT from starting and a short file stopped
      * all sending while the status said online) are set aside as .bad with a log line
-     * naming each, and what else is queued is sent.
+     * naming each, and what else is queued is sent. Damage found at start is told at start:
+     * a message whose checksum fails and a torn result-journal line are named by the log and
+     * by the retained status's {@code damaged}, before anything was sent or asked.
      */
     @Test
     void badOutboxFilesAreSetAsideAndSendingGoesOn() throws Exception {
@@ -130,17 +132,46 @@ class MqttHardeningIT extends MqttFixture {
         Files.write(outbox.resolve("0000000000000004.msg"), message("rtbox/v1/up/a1/reply/left-over",
                 "{\"left\":\"over\"}"));
         Files.write(outbox.resolve("junk.msg"), "junk".getBytes(StandardCharsets.UTF_8));
+        // A message of the current format (magic RTB2, CRC-32) with one bit flipped in its payload.
+        byte[] flipped = checksummed("rtbox/v1/up/a1/reply/flipped", "{\"bit\":\"flipped\"}");
+        flipped[flipped.length - 3] ^= 0x04;
+        Files.write(outbox.resolve("0000000000000005.msg"), flipped);
+        // The result journal with a torn line (a write a crash cut short) before a whole one.
+        Files.createDirectories(home.resolve("data"));
+        Files.writeString(home.resolve("data/results.journal"), "0badc0de 99 {\"type\":\"pl\n");
         rtbox.start("serve");
+        ControlRoom.Received status = control.await(m -> m.topic().equals("rtbox/v1/up/a1/status")
+                && m.payload().contains("results.journal") && m.payload().contains("0000000000000005.msg"), 30_000);
+        assertNotNull(status, "no status naming the damage; statuses: " + control.all(m -> m.topic().equals(
+                "rtbox/v1/up/a1/status")).stream().map(ControlRoom.Received::payload).toList() + "; stderr: " + rtbox.err);
+        String damaged = status.json().getAsJsonArray("damaged").toString();
+        for (String named : new String[] {"0000000000000001.msg", "0000000000000002.msg", "0000000000000003.msg",
+                "0000000000000005.msg", "junk.msg", "checksum", "results.journal line 1"}) {
+            assertTrue(damaged.contains(named), "the status's damaged does not name " + named + ": " + damaged);
+        }
+        assertTrue(!damaged.contains("0000000000000004.msg"), "a good message named damaged: " + damaged);
+        assertTrue(String.join("\n", rtbox.err).contains("results.journal"), "no log line names the journal: "
+                + rtbox.err);
         awaitOnline();
         assertNotNull(control.await(m -> m.topic().equals("rtbox/v1/up/a1/reply/left-over"), 15_000),
                 "the good message was not sent; stderr: " + rtbox.err);
+        assertTrue(control.all(m -> m.topic().endsWith("/reply/flipped")).isEmpty(), "a bit-flipped message was sent");
         assertEquals(200, reply(control.command(A, "status", "")).get("code").getAsInt());
         String err = String.join("\n", rtbox.err);
         for (String bad : new String[] {"0000000000000001.msg", "0000000000000002.msg", "0000000000000003.msg",
-                "junk.msg"}) {
+                "0000000000000005.msg", "junk.msg"}) {
             assertTrue(Files.exists(outbox.resolve(bad + ".bad")), bad + " not set aside");
             assertTrue(err.contains(bad), "no log line names " + bad + ": " + err);
         }
+    }
+
+    /** An outbox file of the current format: magic RTB2, CRC-32 of the rest, topic length, topic, payload. */
+    private static byte[] checksummed(String topic, String payload) {
+        byte[] rest = message(topic, payload);
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(rest);
+        return java.nio.ByteBuffer.allocate(8 + rest.length).putInt(0x52544232).putInt((int) crc.getValue()).put(rest)
+                .array();
     }
 
     /** An outbox file of the first format: topic length, topic, payload. */

@@ -61,6 +61,17 @@ public interface Plans {
     /** Past runs from the journal, oldest first, and what was skipped as damaged. */
     History history() throws RtboxException;
 
+    /**
+     * What of the journal does not read back as a record of a run (a torn or bit-flipped line,
+     * a record of an unknown type, cells without their plan), one note each naming the journal
+     * and the line, without building the runs (for a check at start); empty when none.
+     *
+     * @since 2.1
+     */
+    default List<String> damaged() throws RtboxException {
+        return history().damaged();
+    }
+
     /** What the journal holds. {@code damaged} says what was skipped and where. */
     record History(List<PlanRun> runs, List<String> damaged, String journal) {
     }

@@ -3,8 +3,9 @@
  * file and reads the result journal; a run's outcome is a {@link rtbox.plan.PlanRun}
  * (its cells' {@link rtbox.plan.CellResult}s with their run reports, and the overall
  * verdict), which rtbox.report writes as text, JSON, CI files and HTML. 2.0.0: the
- * report writers (PlanReports, CiReports) moved to rtbox.report.
+ * report writers (PlanReports, CiReports) moved to rtbox.report. 2.1.0: Plans.damaged(), the
+ * journal's damage without its runs.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("2.0.0")
+@org.osgi.annotation.versioning.Version("2.1.0")
 package rtbox.plan;

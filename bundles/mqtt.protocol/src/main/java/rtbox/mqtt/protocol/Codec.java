@@ -111,6 +111,9 @@ public final class Codec {
         o.addProperty("outbox_messages", s.outboxMessages());
         o.addProperty("outbox_bytes", s.outboxBytes());
         o.addProperty("rtbox_version", s.rtboxVersion());
+        if (s.damaged() != null) {
+            o.add("damaged", Json.array(s.damaged()));
+        }
         return o;
     }
 
@@ -449,7 +452,8 @@ public final class Codec {
                 online ? o.strings("probes") : o.optStrings("probes"),
                 online ? o.strings("workloads") : o.optStrings("workloads"),
                 online ? Long.valueOf(o.lng("outbox_messages")) : o.optLng("outbox_messages"),
-                online ? Long.valueOf(o.lng("outbox_bytes")) : o.optLng("outbox_bytes"), o.optStr("rtbox_version"));
+                online ? Long.valueOf(o.lng("outbox_bytes")) : o.optLng("outbox_bytes"), o.optStr("rtbox_version"),
+                o.optStrings("damaged"));
     }
 
     private static String run(Json.Obj o) throws ProtocolException {

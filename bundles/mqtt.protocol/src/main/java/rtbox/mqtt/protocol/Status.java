@@ -10,18 +10,31 @@ import java.util.List;
  * of the run (probe for a single run; plan, cell, cells, cellPercent for a plan) only while
  * busy. {@code rtboxVersion} (since 1.1): the appliance's rtbox and the git commit it was
  * built from, e.g. {@code rtbox 0.1.0.202612030910 (git 5d51b53)}; null from an older one.
+ * {@code damaged} (since 1.3): what the appliance found damaged in its stores and set aside
+ * or skipped (outbox files, journal records, request log records), one note each naming the
+ * file and what was wrong, for a person to look at; null when nothing is (and from an older
+ * appliance).
  */
 public record Status(String appliance, Instant timestamp, String state, Instant since, Boolean busy, String run,
         String probe, String plan, Integer cell, Integer cells, Long cellPercent, List<String> probes,
-        List<String> workloads, Long outboxMessages, Long outboxBytes, String rtboxVersion) implements Message {
+        List<String> workloads, Long outboxMessages, Long outboxBytes, String rtboxVersion, List<String> damaged)
+        implements Message {
     public static final String ONLINE = "online", OFFLINE = "offline";
+
+    /** A status without damage notes (as 1.2 had it). */
+    public Status(String appliance, Instant timestamp, String state, Instant since, Boolean busy, String run,
+            String probe, String plan, Integer cell, Integer cells, Long cellPercent, List<String> probes,
+            List<String> workloads, Long outboxMessages, Long outboxBytes, String rtboxVersion) {
+        this(appliance, timestamp, state, since, busy, run, probe, plan, cell, cells, cellPercent, probes, workloads,
+                outboxMessages, outboxBytes, rtboxVersion, null);
+    }
 
     /** A status without the appliance's version (as 1.0 had it). */
     public Status(String appliance, Instant timestamp, String state, Instant since, Boolean busy, String run,
             String probe, String plan, Integer cell, Integer cells, Long cellPercent, List<String> probes,
             List<String> workloads, Long outboxMessages, Long outboxBytes) {
         this(appliance, timestamp, state, since, busy, run, probe, plan, cell, cells, cellPercent, probes, workloads,
-                outboxMessages, outboxBytes, null);
+                outboxMessages, outboxBytes, null, null);
     }
 
     /** The offline status (the last will). */

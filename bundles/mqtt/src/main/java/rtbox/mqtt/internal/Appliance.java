@@ -104,6 +104,14 @@ public class Appliance {
         }
         ExecutorService runs = Executors.newSingleThreadExecutor(named("rtbox-mqtt-run"));
         Station s = new Station(appliance, config, dataDir, plansDir, outbox, runs, runner);
+        if (!outbox.damaged().isEmpty()) {
+            LOG.warn("damage found at start, carried by the status until the files are looked at: "
+                    + String.join("; ", outbox.damaged()));
+        }
+        if (!requests.damaged().isEmpty()) {
+            s.damaged("requests", requests.damaged().stream().map(d -> requests.file().getFileName() + " " + d)
+                    .toList());
+        }
         Dispatcher d = new Dispatcher(s, requests);
         s.verbs(d::verbs);
         ScheduledExecutorService c = Executors.newSingleThreadScheduledExecutor(named("rtbox-mqtt-cmd"));

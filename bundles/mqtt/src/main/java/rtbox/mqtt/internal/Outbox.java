@@ -62,6 +62,17 @@ final class Outbox {
     private long bytes;
     private long next;
 
+    /** Notes kept on files set aside, for the status: at most this many, the rest counted. */
+    static final int NOTES = 10;
+    private final List<String> notes = new ArrayList<>();
+    private int setAside;
+    /** Files set aside before this start (*.bad found in the folder), waiting for a person. */
+    private int setAsideEarlier;
+
+    /**
+     * Opens the outbox and checks every queued message once (reads it back whole): damage is
+     * found, logged and set aside at start ({@link #damaged()}), not only when sending reaches it.
+     */
     Outbox(Path dir, long maxBytes) throws IOException {
         this.dir = dir;
         this.maxBytes = maxBytes;
@@ -69,7 +80,9 @@ final class Outbox {
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
             for (Path f : files) {
                 String name = f.getFileName().toString();
-                if (name.endsWith(".tmp")) {
+                if (name.endsWith(".bad")) {
+                    setAsideEarlier++;
+                } else if (name.endsWith(".tmp")) {
                     Files.delete(f); // a write that a crash cut short: it was never queued
                 } else if (name.endsWith(SENT)) {
                     Files.delete(f); // acknowledged, kept in case the broker died: this process did
@@ -87,6 +100,26 @@ final class Outbox {
             }
         }
         next = sizes.isEmpty() ? 1 : sizes.lastKey() + 1;
+        for (long id : new ArrayList<>(sizes.keySet())) {
+            readOrSetAside(id);
+        }
+    }
+
+    /**
+     * What was set aside since this outbox was opened (a note per file naming it and what was
+     * wrong, at most {@link #NOTES}, then a count), and how many files set aside before wait
+     * in the folder; empty when nothing.
+     */
+    synchronized List<String> damaged() {
+        List<String> d = new ArrayList<>(notes);
+        if (setAside > notes.size()) {
+            d.add("outbox: " + (setAside - notes.size()) + " more files set aside as *.bad");
+        }
+        if (setAsideEarlier > 0) {
+            d.add("outbox: " + setAsideEarlier + " files set aside before this start wait in " + dir
+                    + " (*.bad), for a person to look at");
+        }
+        return d;
     }
 
     /** Queues a message durably: when this returns, it survives a crash. */
@@ -199,11 +232,19 @@ final class Outbox {
         return new Entry(id, topic, payload);
     }
 
-    private static void setAside(Path f, String why) throws IOException {
+    private void setAside(Path f, String why) throws IOException {
         Path bad = f.resolveSibling(f.getFileName() + ".bad");
         Files.move(f, bad, StandardCopyOption.REPLACE_EXISTING);
         Appliance.LOG.warn("outbox: " + f + " " + why + ": set aside as " + bad.getFileName()
                 + "; the other messages go on");
+        noteSetAside(f.getFileName() + " " + why);
+    }
+
+    private void noteSetAside(String note) {
+        if (notes.size() < NOTES) {
+            notes.add("outbox: " + note + "; set aside as .bad");
+        }
+        setAside++;
     }
 
     /** Removes a message the broker acknowledged. */
@@ -281,6 +322,7 @@ final class Outbox {
         if (size != null) {
             Files.move(dir.resolve(name(id)), dir.resolve(name(id) + ".bad"), StandardCopyOption.REPLACE_EXISTING);
             bytes -= size;
+            noteSetAside(name(id) + " could not be read or published");
         }
     }
 

@@ -285,6 +285,17 @@ public class PlanVerbs implements Verbs {
      */
     @Override
     public void recover(Station station) {
+        try {
+            // Damage in the journal is told at start (log and status), not only by `results`.
+            List<String> damaged = plans.damaged();
+            if (!damaged.isEmpty()) {
+                Appliance.LOG.warn("result journal: " + damaged.size() + " damaged records skipped, carried by the"
+                        + " status: " + Dispatcher.cut(String.join("; ", damaged), 2000));
+            }
+            station.damaged("journal", damaged);
+        } catch (RtboxException e) {
+            Appliance.LOG.warn("cannot read the result journal: " + e.getMessage());
+        }
         RunSession r = station.interrupted(RunSession.PLAN);
         if (r == null) {
             return;

@@ -41,6 +41,8 @@ final class Station {
     private RunSession interrupted;
     /** Messages the outbox could not take yet, oldest first ({@link #enqueue}); guarded by this. */
     private final java.util.ArrayDeque<Pending> pending = new java.util.ArrayDeque<>();
+    /** Damage found in the stores beside the outbox (journal, request log), by source: for the status. */
+    private final java.util.Map<String, List<String>> damage = new java.util.concurrent.ConcurrentSkipListMap<>();
     /** Set by a verb that sends messages after its reply; only the command thread uses it. */
     private Runnable afterReply;
 
@@ -269,6 +271,35 @@ final class Station {
         }
     }
 
+    /**
+     * Damage {@code source} (the result journal, the request log) found and skipped: carried by
+     * the status from now on (at most {@link Outbox#NOTES} notes of 200 characters, then a count),
+     * and the status is published again.
+     */
+    void damaged(String source, List<String> notes) {
+        List<String> kept = new java.util.ArrayList<>();
+        for (String n : notes) {
+            if (kept.size() == Outbox.NOTES) {
+                kept.add(source + ": " + (notes.size() - Outbox.NOTES) + " more");
+                break;
+            }
+            kept.add(Dispatcher.cut(n, 200));
+        }
+        if (kept.isEmpty()) {
+            damage.remove(source);
+        } else {
+            damage.put(source, List.copyOf(kept));
+        }
+        statusChanged();
+    }
+
+    /** What the status says is damaged (outbox, journal, request log); null when nothing. */
+    private List<String> damaged() {
+        List<String> all = new java.util.ArrayList<>(outbox.damaged());
+        damage.values().forEach(all::addAll);
+        return all.isEmpty() ? null : all;
+    }
+
     Status status(String state) {
         Instant since = Instant.ofEpochMilli(startedMs);
         if (!Status.ONLINE.equals(state)) {
@@ -281,7 +312,7 @@ final class Station {
                 running && !plan ? s.probe : null, plan ? s.probe : null, plan ? s.cell + 1 : null,
                 plan ? s.cells : null, plan ? Math.round(s.fraction * 100) : null,
                 List.copyOf(new TreeSet<>(runner.probes())), List.copyOf(new TreeSet<>(runner.workloads())),
-                (long) outbox.size(), outbox.bytes(), Build.describe());
+                (long) outbox.size(), outbox.bytes(), Build.describe(), damaged());
     }
 
     /**

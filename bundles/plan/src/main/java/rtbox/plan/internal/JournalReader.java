@@ -39,6 +39,38 @@ final class JournalReader {
         return history(runs, skipped, journal.path().toString());
     }
 
+    /**
+     * What {@link #history(rtbox.os.AppendLog)} would skip as damaged, read as a stream that
+     * keeps only the runs' ids (not their cells): cheap enough for every start.
+     */
+    static List<String> damaged(rtbox.os.AppendLog journal) throws java.io.IOException {
+        java.util.Set<String> heads = new java.util.HashSet<>();
+        java.util.Set<String> withCells = new java.util.LinkedHashSet<>();
+        List<String> damaged = new ArrayList<>();
+        List<String> skipped = journal.read(record -> {
+            try {
+                JsonObject o = JsonParser.parseString(record).getAsJsonObject();
+                String type = o.get("type").getAsString();
+                String id = o.get("id").getAsString();
+                switch (type) {
+                    case "plan": heads.add(id); break;
+                    case "cell": withCells.add(id); break;
+                    case "end": break;
+                    default: damaged.add("a record of unknown type '" + type + "' (run " + id + ")");
+                }
+            } catch (RuntimeException e) {
+                damaged.add("a record that is whole but not a journal record: " + e.getMessage());
+            }
+        });
+        skipped.addAll(damaged);
+        for (String id : withCells) {
+            if (!heads.contains(id)) {
+                skipped.add("run " + id + ": cells without the plan record; skipped");
+            }
+        }
+        return skipped;
+    }
+
     private static void add(Map<String, Building> runs, List<String> damaged, String record) {
         try {
             JsonObject o = JsonParser.parseString(record).getAsJsonObject();

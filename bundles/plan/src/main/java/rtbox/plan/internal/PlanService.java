@@ -445,6 +445,16 @@ public class PlanService implements Plans {
         }
     }
 
+    @Override
+    public List<String> damaged() throws RtboxException {
+        try {
+            String name = journal.path().getFileName().toString();
+            return JournalReader.damaged(journal).stream().map(d -> name + " " + d).toList();
+        } catch (IOException e) {
+            throw new RtboxException("journal", "cannot read the result journal " + journal.path() + ": " + e.getMessage());
+        }
+    }
+
     static List<String> unmodifiable(List<String> l) {
         return Collections.unmodifiableList(l);
     }
