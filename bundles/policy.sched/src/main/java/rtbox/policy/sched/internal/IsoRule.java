@@ -87,13 +87,20 @@ final class IsoRule {
 
     /** Above this share of iso_cpu a promoted class counts as near its limit. */
     static final double NEAR = 0.8;
+    /** The most a sample's use is taken to be in {@link #near}: over 1 by the counts' jitter. */
+    static final double MAX_USE = 1.5;
 
     /**
-     * Whether the next samples may change something: demoted (the promotion can come at any
-     * sample), or over {@link #NEAR} of iso_cpu. Never at iso_cpu 100. A sampler may read
-     * its tasks less often while this is false (the supervisor reads a quarter of them a tick).
+     * Whether the samples of the next {@code horizonNs} may change something: demoted (the
+     * promotion can come at any sample), or the share, rising as fast as it can over that
+     * horizon, over {@link #NEAR} of iso_cpu. Never at iso_cpu 100. While this is false a
+     * sampler may sample once over the whole horizon (the supervisor wakes every 4th tick).
      */
-    boolean near() {
-        return limit < 1.0 && (demoted || share > NEAR * limit);
+    boolean near(long horizonNs) {
+        if (limit >= 1.0) {
+            return false;
+        }
+        double w = Math.min(1.0, Math.max(0, horizonNs) / (double) periodNs);
+        return demoted || share + (MAX_USE - share) * w > NEAR * limit;
     }
 }

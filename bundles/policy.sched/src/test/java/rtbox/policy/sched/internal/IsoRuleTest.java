@@ -106,26 +106,31 @@ class IsoRuleTest {
         assertFalse(r.demoted());
     }
 
-    /** Near: over 80 % of iso_cpu, or demoted; never at iso_cpu 100. */
+    /** Near: over 80 % of iso_cpu (now, or at the fastest rise over a horizon), or demoted; never at iso_cpu 100. */
     @Test
     void nearTheLimitIsOverEightyPercentOfItOrDemoted() {
         IsoRule r = new IsoRule(50, PERIOD);
-        assertFalse(r.near());
+        assertFalse(r.near(0));
         // A whole period at 40 % in one sample: share 0.4 = 80 % of 0.5, not over it.
         r.sample(PERIOD * 4 / 10, PERIOD, 1);
         assertEquals(0.4, r.share(), 1e-9);
-        assertFalse(r.near());
+        assertFalse(r.near(0));
         r.sample(PERIOD * 45 / 100, PERIOD, 1);
-        assertTrue(r.near());
+        assertTrue(r.near(0));
         assertEquals(Change.DEMOTE, r.sample(PERIOD, PERIOD, 1));
         // Demoted: near whatever the share, until promoted.
         assertEquals(Change.NONE, r.sample(PERIOD * 46 / 100, PERIOD, 1));
-        assertTrue(r.near());
+        assertTrue(r.near(0));
         assertEquals(Change.PROMOTE, r.sample(0, PERIOD, 1));
-        assertFalse(r.near());
+        assertFalse(r.near(0));
+        // Over a horizon the share could rise to: 0.35 + (1.5 - 0.35) x 1/4 = 0.6375 > 0.4.
+        IsoRule rising = new IsoRule(50, PERIOD);
+        rising.sample(PERIOD * 35 / 100, PERIOD, 1);
+        assertFalse(rising.near(0));
+        assertTrue(rising.near(TICK));
         IsoRule hundred = new IsoRule(100, PERIOD);
         hundred.sample(PERIOD, PERIOD, 1);
-        assertFalse(hundred.near());
+        assertFalse(hundred.near(TICK));
     }
 
     @Test
