@@ -4,9 +4,13 @@
 # tasks (the driver and 19 clients, threads or processes) at iso@100 (never demoted, so
 # only the sampling is measured), at a 10 ms and a 4 ms tick. Goal: <= 0.5 % of a core
 # at 10 ms.
-#   flock /tmp/rtbox-heavy.lock bench/iso-supervisor/run.sh [ends]
+# A policy and a load may be given, e.g. iso@70 60: a class near its limit, where the
+# supervisor wakes every tick (far from it, as at iso@100, every 4th tick).
+#   flock /tmp/rtbox-heavy.lock bench/iso-supervisor/run.sh [ends] [policy] [load]
 set -euo pipefail
 ends=${1:-threads}
+policy=${2:-iso@100}
+load=${3:-20}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 jar=${RTBOX_JAR:-$root/runtime/target/rtbox.jar}
@@ -15,13 +19,13 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 export RTBOX_HOME=$out/home
 mkdir -p "$RTBOX_HOME/etc" && cp "$root"/runtime/etc/* "$RTBOX_HOME/etc/"
-echo "# $(uname -srm), $(nproc) CPUs; ends=$ends; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# $(uname -srm), $(nproc) CPUs; ends=$ends, $policy, graph load $load %; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-8s %-10s %12s %12s\n' tick 'ISO tasks' 'CPU (ms)' 'of a core'
 for tick in 10 4; do
   cat > "$out/plan-$tick.json" <<JSON
 {"rtbox_plan": 1, "name": "supervisor-$tick", "probe": "graph", "duration": "20s", "warmup": "1s",
- "policy": "iso@100", "tuning": {"iso_sample_ms": $tick},
- "parameters": {"interval_us": 10000, "cpus": [1], "options": {"clients": "19", "load": "20", "ends": "$ends"}}}
+ "policy": "$policy", "tuning": {"iso_sample_ms": $tick},
+ "parameters": {"interval_us": 10000, "cpus": [1], "options": {"clients": "19", "load": "$load", "ends": "$ends"}}}
 JSON
   RTBOX_JAR=$jar "$root/runtime/rtbox" plan run "$out/plan-$tick.json" > "$out/log-$tick" 2>&1 &
   pid=$!
