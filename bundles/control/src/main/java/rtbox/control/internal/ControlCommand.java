@@ -162,6 +162,7 @@ public class ControlCommand implements Callable<Integer> {
             p.put("sharedGroup", s.sharedGroup());
             p.put("maxMessageBytes", s.maxMessageBytes());
             p.put("silentAfterSeconds", s.silentAfterSeconds());
+            p.put("floodMessagesPerSecond", s.floodMessagesPerSecond());
             p.put("selftestMaxAge", s.selftestMaxAge());
             p.put("signOff", s.signOff());
             p.put("plansDir", plansDir(s).toString());

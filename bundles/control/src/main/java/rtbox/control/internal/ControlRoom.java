@@ -92,7 +92,8 @@ public class ControlRoom {
             operations = new Operations(db, commander, library, pool);
             compare = new Compare(db, queries);
             records = new Records(db, s.selftestMaxAge() * 1000);
-            ingest = new Ingest(new Decoder(s.maxMessageBytes()), new IngestStore(db), events, this::after);
+            ingest = new Ingest(new Decoder(s.maxMessageBytes()), new IngestStore(db), events, this::after,
+                    new FloodGuard(s.floodMessagesPerSecond()));
             mqtt = new MqttLink(s.brokers(), s.clientId(), s.username(), MqttLink.readSecret(s.passwordFile()),
                     s.tlsTrustStore(), s.sharedGroup(), ingest);
             running = true;

@@ -31,8 +31,15 @@ final class Ingest {
     private final AtomicLong stored = new AtomicLong(), duplicates = new AtomicLong();
     private final Map<String, AtomicLong> rejected = new LinkedHashMap<>();
     private final Deque<JsonObject> lastRejected = new ArrayDeque<>();
+    private final FloodGuard flood;
 
     Ingest(Decoder decoder, IngestStore store, Events events, BiConsumer<Inbound, IngestStore.Outcome> after) {
+        this(decoder, store, events, after, new FloodGuard(0));
+    }
+
+    Ingest(Decoder decoder, IngestStore store, Events events, BiConsumer<Inbound, IngestStore.Outcome> after,
+            FloodGuard flood) {
+        this.flood = flood;
         this.decoder = decoder;
         this.store = store;
         this.events = events;
@@ -52,12 +59,28 @@ final class Ingest {
 
     /** Decodes one message; a rejection is counted and logged here, and has no message. */
     Arrival decode(String topic, byte[] payload) {
+        Inbound m;
         try {
-            return new Arrival(topic, decoder.decode(topic, payload));
+            m = decoder.decode(topic, payload);
         } catch (Rejected r) {
             reject(topic, r.reason, r.getMessage());
             return new Arrival(topic, null);
         }
+        if (!flood.take(m.appliance(), System.nanoTime())) {
+            boolean name = flood.nameNow(m.appliance());
+            if (name) {
+                LOG.warn("appliance " + m.appliance() + " is flooding: past its budget of " + flood.perSecond()
+                        + " messages/s (floodMessagesPerSecond), " + flood.overBudget(m.appliance()) + " messages over it"
+                        + " so far; its status and progress are refused meanwhile, its cells and results stored");
+            }
+            if (m.kind() == Inbound.Kind.STATUS || m.kind() == Inbound.Kind.PROGRESS) {
+                // Named once a minute above, not a log line per message of a flood.
+                count("rate-limited", topic, "appliance " + m.appliance() + " past its budget of " + flood.perSecond()
+                        + " messages/s: " + m.kind().type() + " not stored", name);
+                return new Arrival(topic, null);
+            }
+        }
+        return new Arrival(topic, m);
     }
 
     /** Handles one message; throws only when the database failed (the message must come again). */
@@ -152,7 +175,15 @@ final class Ingest {
     }
 
     private void reject(String topic, String reason, String detail) {
+        count(reason, topic, detail, true);
+    }
+
+    /** Counts a message not stored; {@code show}: also logged and kept among the last rejected. */
+    private void count(String reason, String topic, String detail, boolean show) {
         rejected.get(reason).incrementAndGet();
+        if (!show) {
+            return;
+        }
         String shownTopic = topic.length() > 200 ? topic.substring(0, 200) + "..." : topic;
         LOG.warn("rejected a message on " + shownTopic + ": " + reason + ": " + detail);
         JsonObject r = new JsonObject();
@@ -193,6 +224,7 @@ final class Ingest {
             lastRejected.forEach(last::add);
         }
         o.add("last_rejected", last);
+        o.add("flooding", flood.flooding());
         return o;
     }
 }

@@ -98,8 +98,11 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
     MqttLink(String broker, String clientId, String user, String password, String trustStore, String sharedGroup,
             Ingest ingest) throws MqttException, IOException, GeneralSecurityException {
         this.ingest = ingest;
-        client = new MqttClient(broker, clientId, new MemoryPersistence());
+        String[] uris = uris(broker);
+        client = new MqttClient(uris[0], clientId, new MemoryPersistence());
         options = new MqttConnectOptions();
+        // A cluster's nodes, tried in order at each (re)connection (docs/fleet.md).
+        options.setServerURIs(uris);
         options.setCleanSession(false);
         options.setAutomaticReconnect(true);
         options.setMaxInflight(1000);
@@ -325,6 +328,11 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
         SSLContext ctx = SSLContext.getInstance("TLS");
         ctx.init(null, tmf.getTrustManagers(), null);
         return ctx;
+    }
+
+    /** {@code brokers}: one URI or several, comma-separated. */
+    static String[] uris(String brokers) {
+        return brokers.trim().split("\\s*,\\s*");
     }
 
     static String readSecret(String file) throws IOException {

@@ -22,8 +22,9 @@ public @interface Settings {
             + " itself in a configuration file or on a command line).")
     String jdbcPasswordFile() default "";
 
-    @AttributeDefinition(required = false, description = "Site broker, e.g. ssl://broker.plant:8883. Empty: rtbox"
-            + " control starts the embedded broker (127.0.0.1:brokerPort), as rtbox job does.")
+    @AttributeDefinition(required = false, description = "Site broker, e.g. ssl://broker.plant:8883, or the nodes"
+            + " of a clustered one, comma-separated, tried in order at each (re)connection. Empty: rtbox control starts"
+            + " the embedded broker (127.0.0.1:brokerPort), as rtbox job does.")
     String brokers() default "";
 
     @AttributeDefinition(required = false, description = "MQTT user name (the site ACL's control user).")
@@ -52,6 +53,12 @@ public @interface Settings {
             + " on. Appliances repeat their status every statusHeartbeatSeconds (rtbox.mqtt, 30 by default): keep this"
             + " above three of those.")
     long silentAfterSeconds() default 120;
+
+    @AttributeDefinition(description = "Messages a second an appliance may send on average (bursts of 20 seconds'"
+            + " worth allowed; a plan of many cells published again comes as one burst). Past it the appliance is named"
+            + " as flooding (log, /api/v1/ingest) and its status and progress are refused (rate-limited); its cells and"
+            + " results are still stored. 0: no budget.")
+    double floodMessagesPerSecond() default 10;
 
     @AttributeDefinition(description = "Largest message stored, in bytes; larger ones are counted and logged as"
             + " oversize.")

@@ -49,11 +49,12 @@ final class SharedIngest implements AutoCloseable {
             Sink sink) throws java.io.IOException {
         this.group = group;
         try {
-            client = new MqttClient(broker, clientId, new MemoryPersistence());
+            client = new MqttClient(MqttLink.uris(broker)[0], clientId, new MemoryPersistence());
         } catch (MqttException e) {
             throw new java.io.IOException("the shared results' MQTT 5 client for " + broker + ": " + e, e);
         }
         options = new MqttConnectionOptions();
+        options.setServerURIs(MqttLink.uris(broker));
         options.setCleanStart(false);
         options.setSessionExpiryInterval(SESSION_EXPIRY_S);
         options.setAutomaticReconnect(true);
