@@ -150,6 +150,7 @@ public final class SimulatedAppliance {
         try {
             if (client == null) {
                 client = new MqttAsyncClient(brokers[0], id, new MemoryPersistence());
+                client.setManualAcks(false);
                 client.setCallback(callback(client));
             }
             MqttConnectOptions o = new MqttConnectOptions();
@@ -164,6 +165,9 @@ public final class SimulatedAppliance {
             o.setPassword(password.toCharArray());
             o.setWill(Topics.status(id), Codec.encode(Status.offline(id, Instant.now(), since)), 1, true);
             MqttAsyncClient c = client;
+            // Paho's connect may never complete when a node takes the connection and never answers
+            // (a stalled node): given up on after the timeout, and tried again with a new client.
+            scheduler.schedule(() -> connectTimedOut(c), 12, TimeUnit.SECONDS);
             c.connect(o, null, new IMqttActionListener() {
                 @Override
                 public void onSuccess(IMqttToken t) {
@@ -179,6 +183,13 @@ public final class SimulatedAppliance {
         } catch (MqttException e) {
             lastError = "connect: " + e;
             retry(client);
+        }
+    }
+
+    private synchronized void connectTimedOut(MqttAsyncClient c) {
+        if (c == client && !connected && !stopped) {
+            lastError = "connect: no answer in 12 s from " + String.join(", ", brokers);
+            retry(c);
         }
     }
 
@@ -213,6 +224,11 @@ public final class SimulatedAppliance {
             }
         }
         client = null;
+        // The next attempt starts at the next node: a node that takes connections and does not
+        // answer would otherwise be the first tried every time.
+        String first = brokers[0];
+        System.arraycopy(brokers, 1, brokers, 0, brokers.length - 1);
+        brokers[brokers.length - 1] = first;
         scheduler.schedule(this::connect, backoffMs, TimeUnit.MILLISECONDS);
         backoffMs = Math.min(backoffMs * 2, 4000);
     }
