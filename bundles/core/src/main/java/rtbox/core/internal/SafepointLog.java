@@ -68,8 +68,10 @@ final class SafepointLog {
         if (file == null || !Files.isReadable(file)) {
             return stalls;
         }
-        try {
-            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+        // Read as a stream, a line at a time: the log of an appliance serving for weeks is not
+        // rotated (filecount=0) and is not to be held whole on a 48 MB heap.
+        try (java.io.BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            for (String line = r.readLine(); line != null; line = r.readLine()) {
                 JvmStall s = parse(line, startNanos);
                 if (s != null) {
                     long end = startNanos + s.offsetNs() + s.durationNs();

@@ -163,6 +163,25 @@ class JudgeAndAttributionTest {
         assertNull(SafepointLog.parse("garbage", 0));
     }
 
+    /** The log is read as a stream: only the safepoints that ended inside the window come back. */
+    @Test
+    void readsTheSafepointsOfAWindowFromTheLog() throws Exception {
+        java.nio.file.Path log = java.nio.file.Files.createTempFile("safepoints", ".log");
+        try {
+            StringBuilder b = new StringBuilder();
+            for (int i = 1; i <= 1000; i++) {
+                b.append("[").append(i * 1_000_000L).append("ns] Safepoint \"G1\", Time since last: 1 ns, Reaching"
+                        + " safepoint: 2 ns, At safepoint: 3 ns, Total: 1000 ns\n").append("not a safepoint line\n");
+            }
+            java.nio.file.Files.writeString(log, b);
+            List<JvmStall> s = SafepointLog.read(log, 0, 100_000_000L, 109_000_000L);
+            assertEquals(10, s.size());
+            assertEquals(100_000_000L - 1000, s.get(0).offsetNs());
+        } finally {
+            java.nio.file.Files.delete(log);
+        }
+    }
+
     @Test
     void describesRtThrottling() {
         assertEquals("off (sched_rt_runtime_us = -1)", SystemInfoCollector.rtThrottling("-1", "1000000"));
