@@ -287,6 +287,39 @@ trace_run() {
 }
 trace_run
 
+# ------------------------------------------------------------------ the graph under emulated SCHED_ISO
+# Seed 004's experiment in the guest (issue 19): the graph probe, driven by the RTC (64 Hz: a 15.6 ms
+# period that TCG keeps), 4 client threads at 50 % DSP load, under iso@70. The guest's kernel has no
+# SCHED_ISO, so the tuner emulates its rule: the cell must say so, and count cycles and xruns with the
+# ISO figures. Whether it demotes or counts xruns is recorded, not demanded (TCG's timing).
+GRAPH_PLAN='{"rtbox_plan":1,"name":"boottest-graph","description":"image boot test: the graph at iso@70",
+  "probe":"graph","policy":"iso@70","warmup":"1s","duration":"5s","tuning":{"iso_period_ms":1000},
+  "parameters":{"mlock":true,"options":{"clock":"rtc","rtc_hz":"64","clients":"4","load":"50"}}}'
+graph_run() {
+  local req="plan-graph-$$" r code run res cell
+  command plan "$req" "$(jq -c -n --argjson p "$GRAPH_PLAN" '{plan: $p}')" || { bad "publish graph plan"; return 1; }
+  if ! r="$(reply "$req")"; then bad "reply to the graph plan within ${STEP_TIMEOUT}s"; return 1; fi
+  code="$(jq -r .code <<<"$r")"
+  if [ "$code" != 200 ]; then bad "graph plan accepted (reply $(jq -c '{code, message}' <<<"$r" | head -c 600))"; return 1; fi
+  run="$(jq -r .body.run <<<"$r")"
+  if ! res="$(await "^rtbox/v1/up/$ID/runs/$run/result\$" "$STEP_TIMEOUT")"; then
+    bad "result of the graph plan $run within ${STEP_TIMEOUT}s"; return 1
+  fi
+  if ! cell="$(await "^rtbox/v1/up/$ID/runs/$run/cell\$" 5)"; then bad "graph plan: no cell message"; return 1; fi
+  printf '%s\n' "$cell" > "$OUTD/cell-graph.json"
+  figure mqtt_graph_verdict "$(jq -r .verdict <<<"$cell")"
+  figure mqtt_graph_rule "$(jq -r '.tuner["sched.rule"] // "none"' <<<"$cell")"
+  figure mqtt_graph_figures "$(jq -c '.report.result.figures | with_entries(select(.key | test("cycles|xruns|dsp_load|iso_")))' <<<"$cell")"
+  if jq -e '.probe == "graph" and (.verdict | IN("PASS","FAIL","INCONCLUSIVE","MEASURED"))
+            and ((.tuner["sched.rule"] // "") | startswith("emulated ISO"))
+            and (.report.result.figures | (.cycles // 0) > 0 and has("xruns") and has("iso_demotions"))' <<<"$cell" >/dev/null; then
+    ok "graph probe at iso@70 in the guest, driven by the RTC at 64 Hz: $(jq -r '.report.result.figures as $f | "\($f.cycles | floor) cycles, \($f.xruns | floor) xruns, DSP load \($f.dsp_load_pct * 10 | round / 10) %, \($f.iso_demotions | floor) demotions; rule: \(.tuner["sched.rule"])"' <<<"$cell" | head -c 400)"
+  else
+    bad "graph probe at iso@70: probe graph measured under the emulated ISO rule with cycles, xruns and ISO figures: $(jq -c '{verdict, reason, tuner, figures: .report.result.figures}' <<<"$cell" | head -c 800)"
+  fi
+}
+graph_run
+
 # ------------------------------------------------------------------ bundle swap
 bundle_state() { # prints "version state" of a symbolic name from a bundles reply
   jq -r --arg n "$2" '.body.bundles[] | select(.symbolicName == $n) | "\(.version) \(.state)"' <<<"$1"
