@@ -123,10 +123,11 @@ class GraphProbeTest {
         long[] before = otherCpus();
         Events events = new Events();
         ProbeResult r;
+        long unexplained = 0;
+        String unexplainedText;
         try (CpuWatch watch = new CpuWatch(CPU)) {
             r = new GraphProbe().run(graph(ends, "50").build(), events);
             watch.stop();
-            long unexplained = 0;
             StringBuilder told = new StringBuilder();
             for (int i = 0; i < events.events.size(); i++) {
                 if (!events.events.get(i)[0].equals("xrun")) {
@@ -143,8 +144,8 @@ class GraphProbeTest {
                         .append(stall != null ? " (CPU " + CPU + " stalled: " + stall + ")" : slow ? "" : " (unexplained)");
             }
             System.out.println("graph " + ends + " at 50 %: " + r.figures() + told);
-            assertEquals(0, unexplained, "xruns that no stall of CPU " + CPU + " explains: " + told + " " + r.figures()
-                    + " " + r.notes());
+            unexplainedText = "xruns that no stall of CPU " + CPU + " explains: " + told + " " + r.figures() + " "
+                    + r.notes();
         }
         long[] after = otherCpus();
         double othersBusy = (after[0] - before[0]) / (double) Math.max(1, after[1] - before[1]);
@@ -159,6 +160,12 @@ class GraphProbeTest {
         assertEquals(ends.equals("processes") ? 1.0 : 0.0, r.figures().get("processes"));
         assertTrue(r.figures().get("work_adjustments") >= 5, "the keeper held the work: " + r.figures());
         assertNothingLeft();
+        // Unexplained xruns fail the test only on an idle machine, as the load check below: a CI run
+        // with the build on the other vCPU had two (677 and 82 us late) that the watcher at FIFO 80 did
+        // not see, so "no stall of the CPU" is not proven there. They are printed either way.
+        if (othersBusy < IDLE_ENOUGH) {
+            assertEquals(0, unexplained, unexplainedText);
+        }
         // "On an idle CPU": a busy neighbour vCPU takes wall time from this one (the host's), which
         // the graph time includes; the work's CPU time is held whatever the neighbour does.
         assumeTrue(othersBusy < IDLE_ENOUGH, String.format(java.util.Locale.ROOT, "not an idle machine: the other "
