@@ -215,16 +215,7 @@ class FleetFaultIT {
     }
 
     private Set<SimulatedAppliance.Key> stored() throws Exception {
-        Set<SimulatedAppliance.Key> s = new HashSet<>();
-        String out = pg.sql("rtbox", "SELECT appliance || ' ' || run_id || ' ' || seq FROM message WHERE type IN"
-                + " ('cell', 'result')");
-        for (String line : out.split("\n")) {
-            if (!line.isBlank()) {
-                String[] f = line.split(" ");
-                s.add(new SimulatedAppliance.Key(f[0], f[1], Long.parseLong(f[2])));
-            }
-        }
-        return s;
+        return SimulatedAppliance.Key.parse(pg.sql("rtbox", SimulatedAppliance.Key.STORED_SQL));
     }
 
     private static void log(long t0, String what) {

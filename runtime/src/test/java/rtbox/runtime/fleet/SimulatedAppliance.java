@@ -54,6 +54,21 @@ import rtbox.mqtt.protocol.Topics;
 public final class SimulatedAppliance {
     /** A (appliance, run, sequence) key, as the control room's store is unique on it. */
     public record Key(String appliance, String run, long sequence) {
+        /** What the control room stored, one row per message, as {@link #parse} reads it. */
+        public static final String STORED_SQL = "SELECT appliance || ' ' || run_id || ' ' || seq FROM message"
+                + " WHERE type IN ('cell', 'result')";
+
+        /** The keys of {@link #STORED_SQL}'s rows ("appliance run sequence", one a line). */
+        public static Set<Key> parse(String rows) {
+            Set<Key> keys = new java.util.HashSet<>();
+            for (String line : rows.split("\n")) {
+                if (!line.isBlank()) {
+                    String[] f = line.split(" ");
+                    keys.add(new Key(f[0], f[1], Long.parseLong(f[2])));
+                }
+            }
+            return keys;
+        }
     }
 
     private record Out(String topic, byte[] payload, Key key) {
