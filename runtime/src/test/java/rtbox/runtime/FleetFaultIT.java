@@ -162,6 +162,12 @@ class FleetFaultIT {
             }
             System.out.println("FleetFaultIT: " + c.home.getFileName() + ": " + warnings.size() + " warnings, the first: "
                     + String.join("\n  ", warnings.subList(0, Math.min(15, warnings.size()))));
+            List<String> timing = new ArrayList<>();
+            synchronized (c.process.err) {
+                c.process.err.stream().filter(l -> l.contains("ingest: ")).forEach(timing::add);
+            }
+            System.out.println("FleetFaultIT: " + c.home.getFileName() + ": where the ingest's time went, every 10 s:\n  "
+                    + String.join("\n  ", timing));
         }
         long rows = Long.parseLong(pg.sql("rtbox", "SELECT count(*) FROM message WHERE type IN ('cell', 'result')"));
         long duplicates = 0;
@@ -179,8 +185,9 @@ class FleetFaultIT {
         extra.removeAll(sent);
         System.out.printf("FleetFaultIT: %d appliances, node 1 and control room 2 killed (-9) and started again:"
                 + " cells and results sent %d (publishes with repeats %d), stored %d (rows %d), duplicates dropped %d"
-                + " (by the instances alive at the end), lost %d, in %.0f s%n", APPLIANCES, sent.size(),
-                fleet.publishes(), stored.size(), rows, duplicates, lost.size(),
+                + " (by the instances alive at the end), lost %d, appliances' connections lost %d, in %.0f s%n",
+                APPLIANCES, sent.size(), fleet.publishes(), stored.size(), rows, duplicates, lost.size(),
+                fleet.connectionsLost(),
                 (System.currentTimeMillis() - t0) / 1000.0);
         assertEquals(Set.of(), lost.stream().limit(20).collect(Collectors.toSet()), lost.size() + " lost");
         assertEquals(Set.of(), extra, "stored but never sent");

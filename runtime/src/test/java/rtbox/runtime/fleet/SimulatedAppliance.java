@@ -85,6 +85,9 @@ public final class SimulatedAppliance {
     private final Set<Key> queued = ConcurrentHashMap.newKeySet();
     private final Set<Key> acknowledged = ConcurrentHashMap.newKeySet();
     private final AtomicLong publishes = new AtomicLong();
+    private final AtomicLong connectionsLost = new AtomicLong();
+    /** When each cell and result was first published (epoch ms), for the publish-to-commit latency. */
+    private final java.util.Map<Key, Long> firstPublished = new ConcurrentHashMap<>();
     private MqttAsyncClient client;
     private boolean inFlight;
     private volatile boolean connected;
@@ -143,6 +146,16 @@ public final class SimulatedAppliance {
         synchronized (this) {
             return busy;
         }
+    }
+
+    /** When each cell and result was first published, epoch ms (bench/fleet's latency starts there). */
+    public java.util.Map<Key, Long> firstPublished() {
+        return Collections.unmodifiableMap(firstPublished);
+    }
+
+    /** Connections lost or attempts failed (each is followed by a new attempt). */
+    public long connectionsLost() {
+        return connectionsLost.get();
     }
 
     /** Publishes made, repeats after a lost connection included. */
@@ -229,6 +242,7 @@ public final class SimulatedAppliance {
         if (c != client || stopped) {
             return;
         }
+        connectionsLost.incrementAndGet();
         connected = false;
         // A connect that failed or timed out can leave Paho's client "connecting" for good: a new one (as Link does).
         if (c != null) {
@@ -414,6 +428,9 @@ public final class SimulatedAppliance {
         inFlight = true;
         try {
             publishes.incrementAndGet();
+            if (o.key() != null) {
+                firstPublished.putIfAbsent(o.key(), System.currentTimeMillis());
+            }
             c.publish(o.topic(), o.payload(), 1, false, null, new IMqttActionListener() {
                 @Override
                 public void onSuccess(IMqttToken t) {

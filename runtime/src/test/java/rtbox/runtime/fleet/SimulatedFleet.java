@@ -155,6 +155,11 @@ public final class SimulatedFleet implements AutoCloseable {
         return all;
     }
 
+    /** Connections lost or connection attempts failed, of all. */
+    public long connectionsLost() {
+        return appliances.stream().mapToLong(SimulatedAppliance::connectionsLost).sum();
+    }
+
     /** Publishes made by all, repeats included. */
     public long publishes() {
         return appliances.stream().mapToLong(SimulatedAppliance::publishes).sum();

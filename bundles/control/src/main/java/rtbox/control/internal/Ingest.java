@@ -32,6 +32,7 @@ final class Ingest {
     private final Map<String, AtomicLong> rejected = new LinkedHashMap<>();
     private final Deque<JsonObject> lastRejected = new ArrayDeque<>();
     private final FloodGuard flood;
+    private final IngestTiming timing = new IngestTiming();
 
     Ingest(Decoder decoder, IngestStore store, Events events, BiConsumer<Inbound, IngestStore.Outcome> after) {
         this(decoder, store, events, after, new FloodGuard(0));
@@ -200,6 +201,11 @@ final class Ingest {
         events.rejected(r);
     }
 
+    /** Where the ingest's time goes (MqttLink records it). */
+    IngestTiming timing() {
+        return timing;
+    }
+
     long stored() {
         return stored.get();
     }
@@ -225,6 +231,7 @@ final class Ingest {
         }
         o.add("last_rejected", last);
         o.add("flooding", flood.flooding());
+        o.add("timing", timing.json());
         return o;
     }
 }

@@ -59,8 +59,22 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger("rtbox.control.mqtt");
     /** Most messages per transaction. */
     static final int BATCH = 64;
-    /** Payload bytes decoded and waiting for the writer, at most (Paho's thread waits beyond). */
-    private static final int QUEUED_BYTES = 64 << 20;
+    /**
+     * Payload bytes decoded and not yet committed and acknowledged, at most (Paho's thread
+     * waits beyond). A decoded message holds its JSON tree, far larger than its bytes: a
+     * 90 KB cell (4,690 histogram buckets) is 3.4 MB as Gson's tree, 38 times its size. At
+     * 64 MiB the queue held about 745 cells, 2.5 GB decoded: the 1 GB heap ran out, the
+     * shared session was dropped, and the broker sent every unacknowledged message again
+     * (issue 12, docs/fleet.md). 8 MiB is about 90 such cells, 320 MB: room for a batch
+     * being committed and the next one being decoded.
+     */
+    static final int QUEUED_BYTES = 8 << 20;
+    /**
+     * Messages a session has in flight (received, not yet acknowledged), at most: the shared
+     * session's MQTT 5 receive maximum, so that the broker stops sending while the writer
+     * catches up, and the messages wait at the broker instead of in this heap.
+     */
+    static final int IN_FLIGHT = 2 * BATCH;
     private final MqttClient client;
     private final MqttConnectOptions options;
     private final Ingest ingest;
@@ -71,7 +85,7 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
     }
 
     /** A decoded message waiting for its commit, with its acknowledgement. */
-    private record Pending(Ingest.Arrival arrival, Ack ack, int bytes) {
+    private record Pending(Ingest.Arrival arrival, Ack ack, int bytes, long queuedNs) {
     }
 
     /**
@@ -189,27 +203,50 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
 
     /** Decodes on the session's thread and queues for the writer (waiting while too much is queued). */
     private void enqueue(String topic, byte[] payload, Ack ack) throws InterruptedException {
+        IngestTiming timing = ingest.timing();
+        long t0 = System.nanoTime();
         int bytes = Math.min(payload.length, QUEUED_BYTES);
         queuedBytes.acquire(bytes);
-        queue.put(new Pending(ingest.decode(topic, payload), ack, bytes));
+        long t1 = System.nanoTime();
+        Ingest.Arrival a = ingest.decode(topic, payload);
+        long t2 = System.nanoTime();
+        timing.callbackWaitNs.add(t1 - t0);
+        timing.callbackWaitMaxNs.accumulate(t1 - t0);
+        timing.decodeNs.add(t2 - t1);
+        queue.put(new Pending(a, ack, bytes, t2));
     }
 
     /** The writer thread: batches from the queue, stored, then acknowledged. */
     private void write() {
         List<Pending> batch = new ArrayList<>(BATCH);
         List<Ingest.Arrival> arrivals = new ArrayList<>(BATCH);
+        IngestTiming timing = ingest.timing();
+        long nextLog = System.nanoTime() + IngestTiming.LOG_EVERY_NS;
         while (!closing) {
             try {
+                if (System.nanoTime() - nextLog > 0) {
+                    nextLog = System.nanoTime() + IngestTiming.LOG_EVERY_NS;
+                    String line = timing.interval();
+                    if (line != null) {
+                        LOG.info(line);
+                    }
+                }
                 Pending first = queue.poll(200, TimeUnit.MILLISECONDS);
                 if (first == null) {
                     continue;
                 }
                 batch.add(first);
                 queue.drainTo(batch, BATCH - 1);
+                long t0 = System.nanoTime();
                 for (Pending p : batch) {
                     arrivals.add(p.arrival());
+                    timing.queueWaitNs.add(t0 - p.queuedNs());
+                    timing.queueWaitMaxNs.accumulate(t0 - p.queuedNs());
                 }
                 List<Ingest.Arrival> failed = ingest.store(arrivals);
+                long t1 = System.nanoTime();
+                timing.storeNs.add(t1 - t0);
+                timing.storeMaxNs.accumulate(t1 - t0);
                 for (long wait = 500; !failed.isEmpty() && !closing; wait = Math.min(wait * 2, 30_000)) {
                     // Not in the database: not acknowledged; tried again (the database may be back).
                     Thread.sleep(wait);
@@ -223,6 +260,9 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
                     }
                     queuedBytes.release(p.bytes());
                 }
+                timing.ackNs.add(System.nanoTime() - t1);
+                timing.messages.add(batch.size());
+                timing.batches.increment();
             } catch (InterruptedException e) {
                 break;
             } catch (RuntimeException e) {

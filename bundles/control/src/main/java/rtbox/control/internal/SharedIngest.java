@@ -60,7 +60,7 @@ final class SharedIngest implements AutoCloseable {
         options.setAutomaticReconnect(true);
         options.setKeepAliveInterval(30);
         options.setConnectionTimeout(10);
-        options.setReceiveMaximum(1000);
+        options.setReceiveMaximum(MqttLink.IN_FLIGHT);
         if (user != null && !user.isEmpty()) {
             options.setUserName(user);
         }
