@@ -40,7 +40,7 @@ final class Connection {
             tls |= u.startsWith("ssl://");
         }
         if (tls) {
-            o.setSocketFactory(tls(config).getSocketFactory());
+            o.setSocketFactory(new NoDelaySslSocketFactory(tls(config).getSocketFactory()));
             o.setHttpsHostnameVerificationEnabled(true);
         } else {
             // A command over the limit is shrunk before Paho reads it whole (OversizedPublish).

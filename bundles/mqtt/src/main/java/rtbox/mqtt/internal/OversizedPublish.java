@@ -56,8 +56,8 @@ final class OversizedPublish extends FilterInputStream {
     static SocketFactory factory(long limit) {
         return new SocketFactory() {
             @Override
-            public Socket createSocket() {
-                return new Socket() {
+            public Socket createSocket() throws IOException {
+                Socket socket = new Socket() {
                     private InputStream filtered;
 
                     @Override
@@ -68,6 +68,10 @@ final class OversizedPublish extends FilterInputStream {
                         return filtered;
                     }
                 };
+                // Paho writes a PUBLISH in two writes (header, then payload): with Nagle's algorithm
+                // the second waits for the broker's delayed ACK of the first, 40 ms on Linux.
+                socket.setTcpNoDelay(true);
+                return socket;
             }
 
             @Override
