@@ -100,6 +100,30 @@ public final class PipeLoop implements AutoCloseable {
         return new PipeLoop(CodePages.map(a.code, "pipe loop"), a.spawn, a.read, inFd, a.write, outFd, limit);
     }
 
+    /**
+     * A one-way writer end (seed 001): writes one byte to {@code outFd}, twice per iteration, so
+     * each iteration is two messages and {@link #count()} counts pairs; {@code pairs} iterations.
+     * The same loop as the round trip's with both calls a write: no second code to keep.
+     *
+     * @since 1.9
+     */
+    public static PipeLoop writesPairs(int outFd, long pairs) throws OsException {
+        Arch a = arch();
+        return new PipeLoop(CodePages.map(a.code, "pipe loop"), a.spawn, a.write, outFd, a.write, outFd, pairs);
+    }
+
+    /**
+     * A one-way reader end: reads one byte from {@code inFd}, twice per iteration ({@link
+     * #count()} counts pairs); {@code pairs} iterations. At end of file {@link #run()} returns 0,
+     * and a byte read in the first half of the last iteration is not counted.
+     *
+     * @since 1.9
+     */
+    public static PipeLoop readsPairs(int inFd, long pairs) throws OsException {
+        Arch a = arch();
+        return new PipeLoop(CodePages.map(a.code, "pipe loop"), a.spawn, a.read, inFd, a.read, inFd, pairs);
+    }
+
     /** Why the loop cannot run on this architecture, or null when it can (a mapping may still be refused). */
     public static String unsupportedReason() {
         return codeFor(System.getProperty("os.arch", "")) == null

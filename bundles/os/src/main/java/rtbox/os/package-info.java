@@ -8,9 +8,11 @@
  * rtbox.os.PipeLoop#work}, {@link rtbox.os.PipeLoop#spawn}, {@link rtbox.os.ForkedChild}, 1.7.0).
  * An {@link rtbox.os.AppendLog} read record by record, a line too long skipped unheld (1.7.0).
  * A task's CPU time from its CPU-time clock, one system call ({@link rtbox.os.CpuClock}, 1.8.0).
+ * The pipe loop's one-way ends ({@link rtbox.os.PipeLoop#writesPairs}, {@link
+ * rtbox.os.PipeLoop#readsPairs}, 1.9.0).
  * Failures become
  * {@link rtbox.os.OsException}s that name the call and the errno.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.8.0")
+@org.osgi.annotation.versioning.Version("1.9.0")
 package rtbox.os;

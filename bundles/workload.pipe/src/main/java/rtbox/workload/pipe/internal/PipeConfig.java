@@ -15,7 +15,8 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
     @AttributeDefinition(description = "messages (round trips in rtt mode); 0: until stopped")
     long count() default 0;
 
-    @AttributeDefinition(description = "rtt ends: code (a machine-code loop of system calls, as fast as C) or jna "
+    @AttributeDefinition(description = "the ends: code (a machine-code loop of system calls, as fast as C; one-way with processes "
+            + "forks it as seed 001 does) or jna "
             + "(a JNA call per read and write, about a quarter slower)")
     String loop() default "code";
 

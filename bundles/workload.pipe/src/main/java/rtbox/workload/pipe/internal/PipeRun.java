@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import rtbox.api.RtboxException;
 import rtbox.api.WorkloadHandle;
 import rtbox.os.BytePipe;
+import rtbox.os.ForkedChild;
 import rtbox.os.OsException;
 import rtbox.os.PipeLoop;
 import rtbox.os.ProcessUsage;
@@ -47,8 +48,11 @@ final class PipeRun implements WorkloadHandle {
     private volatile boolean running;
     private volatile String error;
     private Thread first, second;
-    // Round-trip ends as machine-code loops (rtbox.os.PipeLoop), or null: the JNA loops.
-    private volatile PipeLoop pingLoop, pongLoop;
+    // The ends as machine-code loops (rtbox.os.PipeLoop), or null: the JNA loops. One-way: the
+    // writer's and reader's loops pass two messages an iteration; with ends=processes the
+    // reader's loop runs in a child forked by the writer's thread, as seed 001's program forks.
+    private volatile PipeLoop pingLoop, pongLoop, writerLoop, readerLoop;
+    private ForkedChild readerChild;
     private String loopNote;
     private Process child;
     private long childPid;
@@ -73,11 +77,12 @@ final class PipeRun implements WorkloadHandle {
 
     void start() throws RtboxException {
         running = true;
-        if (s.rtt) {
-            openLoops();
-        }
+        openLoops();
         if (s.processes) {
-            startChild();
+            if (readerLoop == null) {
+                // Otherwise the writer's thread forks the reader's loop (spawnReader).
+                startChild();
+            }
         } else {
             second = new Thread(s.rtt ? this::pong : this::reader, THREAD_PREFIX + (s.rtt ? "pong" : "reader"));
             second.setDaemon(true);
@@ -99,9 +104,9 @@ final class PipeRun implements WorkloadHandle {
     }
 
     /**
-     * The round-trip ends run as machine-code loops where they can (see PipeLoop: a
-     * JNA call per byte costs a quarter of a round trip); otherwise, or with loop=jna,
-     * as Java loops over JNA, and {@link #loopNote()} says why.
+     * The ends run as machine-code loops where they can (see PipeLoop: a JNA call per byte
+     * costs a quarter of a round trip, and one-way ends at 0.76-0.83x of seed 001's C program);
+     * otherwise, or with loop=jna, as Java loops over JNA, and {@link #loopNote()} says why.
      */
     private void openLoops() {
         if (!s.machineCode) {
@@ -110,15 +115,22 @@ final class PipeRun implements WorkloadHandle {
         }
         long limit = s.count == 0 ? Long.MAX_VALUE : s.count;
         try {
-            pingLoop = PipeLoop.writeThenRead(forth.writeFd(), back.readFd(), limit);
-            if (!s.processes) {
-                pongLoop = PipeLoop.readThenWrite(forth.readFd(), back.writeFd(), Long.MAX_VALUE);
+            if (s.rtt) {
+                pingLoop = PipeLoop.writeThenRead(forth.writeFd(), back.readFd(), limit);
+                if (!s.processes) {
+                    pongLoop = PipeLoop.readThenWrite(forth.readFd(), back.writeFd(), Long.MAX_VALUE);
+                }
+            } else {
+                // Pairs: an odd count's last message goes through JNA (writer, and reader in threads).
+                writerLoop = PipeLoop.writesPairs(forth.writeFd(), limit == Long.MAX_VALUE ? limit : limit / 2);
+                readerLoop = PipeLoop.readsPairs(forth.readFd(),
+                        limit == Long.MAX_VALUE || s.processes ? Long.MAX_VALUE : limit / 2);
             }
         } catch (OsException e) {
-            if (pingLoop != null) {
-                pingLoop.close();
-                pingLoop = null;
-            }
+            closeLoop(pingLoop);
+            closeLoop(writerLoop);
+            pingLoop = null;
+            writerLoop = null;
             loopNote = "the machine-code loop cannot run here (" + e.getMessage() + "): each read and write is a JNA call";
         }
     }
@@ -160,14 +172,33 @@ final class PipeRun implements WorkloadHandle {
 
     private void writer() {
         if (!prepare()) {
+            closeLoop(writerLoop);
+            if (s.processes) {
+                closeLoop(readerLoop);
+            }
             forth.closeWrite();
             return;
         }
         ThreadUsage u0 = usage();
         long limit = s.count == 0 ? Long.MAX_VALUE : s.count;
         long n = 0;
+        PipeLoop loop = writerLoop;
+        if (loop != null && s.processes && !spawnReader()) {
+            forth.closeWrite();
+            running = false;
+            return;
+        }
         startNs = System.nanoTime();
-        while (n < limit && !stop) {
+        if (loop != null) {
+            int r = stop ? PipeLoop.FINISHED : loop.run();
+            n = 2 * loop.count();
+            loop.close();
+            if (r != PipeLoop.FINISHED) {
+                fail("write", r);
+            }
+        }
+        while (n < limit && !stop && error == null) {
+            // The JNA loop, or an odd count's last message after the machine-code loop's pairs.
             int r = forth.writeByte();
             if (r != 1) {
                 fail("write", r);
@@ -195,15 +226,32 @@ final class PipeRun implements WorkloadHandle {
 
     private void reader() {
         if (!prepare()) {
+            closeLoop(readerLoop);
             forth.closeRead();
             return;
         }
         ThreadUsage u0 = usage();
         long n = 0;
+        long limit = s.count == 0 ? Long.MAX_VALUE : s.count;
+        PipeLoop loop = readerLoop;
+        if (loop != null) {
+            // Leaves at its pairs, on end of file (the writer is done) or on a stop.
+            int r = loop.run();
+            n = 2 * loop.count();
+            loop.close();
+            if (r < 0) {
+                fail("read", r);
+            } else if (r == PipeLoop.FINISHED && n < limit && !stop) {
+                // An odd count's last message.
+                if (forth.readByte() == 1) {
+                    n++;
+                }
+            }
+        }
         // On a stop the reader leaves without draining the pipe (up to 64 KiB of
         // one-byte messages would take longer than the stop budget), and closes its
         // end so that a writer blocked on a full pipe gets EPIPE.
-        while (!stop) {
+        while (loop == null && !stop) {
             int r = forth.readByte();
             if (r == 1) {
                 n++;
@@ -349,6 +397,29 @@ final class PipeRun implements WorkloadHandle {
         } catch (OsException e) {
             secondUsage = null;
         }
+        if (readerChild != null) {
+            // Its figures are taken: now end it (it holds the pipe's write end too, so it
+            // would never see end of file) and reap it.
+            readerChild.kill();
+            closeLoop(readerLoop);
+        }
+    }
+
+    /**
+     * Forks the one-way reader's loop from the writer's thread, which has the run's policy and
+     * affinity (the child inherits them) and outlives the child (it dies with this thread).
+     */
+    private boolean spawnReader() {
+        try {
+            readerChild = readerLoop.spawn();
+            childPid = readerChild.pid();
+            return true;
+        } catch (OsException e) {
+            error = "pipe: cannot fork the reader's loop: " + e.getMessage();
+            closeLoop(readerLoop);
+            closeLoop(writerLoop);
+            return false;
+        }
     }
 
     private void fail(String call, int negErrno) {
@@ -384,9 +455,10 @@ final class PipeRun implements WorkloadHandle {
     @Override
     public Map<String, Double> stop() {
         stop = true;
-        PipeLoop loop = pingLoop;
-        if (loop != null) {
-            loop.stop();
+        for (PipeLoop loop : new PipeLoop[] {pingLoop, writerLoop, readerChild == null ? readerLoop : null}) {
+            if (loop != null) {
+                loop.stop();
+            }
         }
         long deadline = System.nanoTime() + STOP_BUDGET_NS;
         join(first, deadline);
@@ -453,9 +525,7 @@ final class PipeRun implements WorkloadHandle {
             f.put(r + "_cpu_share", elapsed > 0 ? (b.userNs + b.systemNs) / 1e9 / elapsed : 0);
         }
         f.put("processes", s.processes ? 1.0 : 0.0);
-        if (s.rtt) {
-            f.put("machine_code_loop", pingLoop != null ? 1.0 : 0.0);
-        }
+        f.put("machine_code_loop", (s.rtt ? pingLoop : writerLoop) != null ? 1.0 : 0.0);
         f.put("errors", error == null ? 0.0 : 1.0);
         return f;
     }

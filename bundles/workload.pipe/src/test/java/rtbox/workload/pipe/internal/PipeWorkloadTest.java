@@ -91,9 +91,46 @@ class PipeWorkloadTest {
 
     @Test
     void oneWayProcesses() throws Exception {
-        Map<String, Double> f = runToEnd(Map.of("mode", "oneway", "ends", "processes", "count", "50000"));
-        assertEquals(50000.0, f.get("messages"));
+        Map<String, Double> f = runToEnd(Map.of("mode", "oneway", "ends", "processes", "count", "50001"));
+        assertEquals(50001.0, f.get("messages"));
+        assertEquals(1.0, f.get("machine_code_loop"), "the reader is a forked machine-code loop: " + f);
+        assertTrue(f.get("reader_cpu_share") > 0, "the child's CPU time is counted: " + f);
         assertEquals(0.0, f.get("errors"), f.toString());
+        assertEquals(java.util.List.of(), children(), "the forked reader is killed and reaped");
+    }
+
+    @Test
+    void oneWayThreadsInMachineCodeCountsAnOddCountExactly() throws Exception {
+        // The loops pass two messages an iteration; the odd one goes through JNA.
+        Map<String, Double> f = runToEnd(Map.of("mode", "oneway", "count", "100001"));
+        assertEquals(100001.0, f.get("messages"));
+        assertEquals(1.0, f.get("machine_code_loop"), f.toString());
+        assertEquals(0.0, f.get("errors"), f.toString());
+        assertNoThreadsLeft();
+    }
+
+    @Test
+    void oneWayOverJnaOnRequest() throws Exception {
+        for (String ends : new String[] {"threads", "processes"}) {
+            Map<String, Double> f = runToEnd(Map.of("mode", "oneway", "ends", ends, "count", "20001", "loop", "jna"));
+            assertEquals(20001.0, f.get("messages"), ends);
+            assertEquals(0.0, f.get("machine_code_loop"), ends);
+            assertEquals(0.0, f.get("errors"), f.toString());
+        }
+    }
+
+    /** This JVM's child processes that are still there (a zombie included). */
+    static java.util.List<String> children() throws java.io.IOException {
+        java.util.List<String> pids = new java.util.ArrayList<>();
+        try (var tasks = java.nio.file.Files.newDirectoryStream(java.nio.file.Path.of("/proc/self/task"))) {
+            for (var t : tasks) {
+                String c = java.nio.file.Files.readString(t.resolve("children")).trim();
+                if (!c.isEmpty()) {
+                    pids.addAll(java.util.List.of(c.split("\\s+")));
+                }
+            }
+        }
+        return pids;
     }
 
     @Test
