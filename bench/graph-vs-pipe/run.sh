@@ -5,12 +5,16 @@
 # wake-ups each), both in threads and in processes, same CPU, SCHED_FIFO 80, runs
 # alternated per round. Per hop: the graph's mean cycle time (dsp_load_pct x period) / 15;
 # the switcher's 1 / (2 x round_trips_per_s). Goal: graph / pipe <= 1.2 per mode.
-#   bench/graph-vs-pipe/run.sh [rounds] [seconds] [cpu]
+# periods: the graph's periods in us (default "1000 250"): at 1 ms its 15 tasks sleep most of
+# each period and start every cycle cold; at 250 us cycles come nearly back to back, as the
+# switcher's round trips do, which tells the hop's cost from the cold start's.
+#   bench/graph-vs-pipe/run.sh [rounds] [seconds] [cpu] [periods]
 # Run it under the shared lock: flock /tmp/rtbox-heavy.lock bench/graph-vs-pipe/run.sh
 set -euo pipefail
 rounds=${1:-3}
 secs=${2:-5}
 cpu=${3:-1}
+periods=${4:-1000 250}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 jar=${RTBOX_JAR:-$root/runtime/target/rtbox.jar}
@@ -23,30 +27,35 @@ rtbox() { RTBOX_JAR=$jar "$root/runtime/rtbox" "$@"; }
 
 echo "# $(uname -srm), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
 echo "# $rounds rounds of $secs s, CPU $cpu, SCHED_FIFO 80; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-5s %-9s %14s %14s %7s\n' round mode 'graph us/hop' 'pipe us/hop' ratio
+printf '%-5s %-9s %7s %14s %14s %7s\n' round mode period 'graph us/hop' 'pipe us/hop' ratio
 for r in $(seq 1 "$rounds"); do
   for mode in threads processes; do
-    rtbox run graph -q -a "$cpu" --policy fifo -p 80 -i 1000 -D "${secs}s" --warmup 1s -o work=0us \
-      -o clients=14 -o ends="$mode" --json "$out/graph-$r-$mode.json" > /dev/null 2>&1 || true
+    for period in $periods; do
+      rtbox run graph -q -a "$cpu" --policy fifo -p 80 -i "$period" -D "${secs}s" --warmup 1s -o work=0us \
+        -o clients=14 -o ends="$mode" --json "$out/graph-$r-$mode-$period.json" > /dev/null 2>&1 || true
+    done
     rtbox load pipe mode=rtt ends="$mode" cpu="$cpu" policy=fifo priority=80 -D "${secs}s" \
       --json "$out/pipe-$r-$mode.json" > /dev/null
-    python3 - "$out" "$r" "$mode" <<'PY'
+    python3 - "$out" "$r" "$mode" $periods <<'PY'
 import json, sys
-out, r, mode = sys.argv[1:4]
-g = json.load(open(f"{out}/graph-{r}-{mode}.json"))["rtbox"]["result"]["figures"]
+out, r, mode, periods = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 p = json.load(open(f"{out}/pipe-{r}-{mode}.json"))["figures"]
-hops = g["clients"] + 1
-graph = g["dsp_load_pct"] / 100 * g["period_us"] / hops
 pipe = 1e6 / (2 * p["round_trips_per_s"])
-print(f"{r:<5} {mode:<9} {graph:14.2f} {pipe:14.2f} {graph / pipe:7.3f}")
-with open(f"{out}/ratios-{mode}", "a") as f:
-    f.write(f"{graph / pipe}\n")
+for period in periods:
+    g = json.load(open(f"{out}/graph-{r}-{mode}-{period}.json"))["rtbox"]["result"]["figures"]
+    hops = g["clients"] + 1
+    graph = g["dsp_load_pct"] / 100 * g["period_us"] / hops
+    print(f"{r:<5} {mode:<9} {period:>7} {graph:14.2f} {pipe:14.2f} {graph / pipe:7.3f}")
+    with open(f"{out}/ratios-{mode}-{period}", "a") as f:
+        f.write(f"{graph / pipe}\n")
 PY
   done
 done
 for mode in threads processes; do
-  sort -g "$out/ratios-$mode" | awk -v m="$mode" '{ a[NR] = $1 } END { med = a[int((NR + 1) / 2)];
-    printf "%-9s graph/pipe per hop: median %.3f (range %.3f-%.3f) %s\n", m, med, a[1], a[NR],
-      med <= 1.2 ? "<= 1.2: met" : "> 1.2: NOT met" }'
+  for period in $periods; do
+    sort -g "$out/ratios-$mode-$period" | awk -v m="$mode" -v p="$period" '{ a[NR] = $1 } END { med = a[int((NR + 1) / 2)];
+      printf "%-9s period %5s us: graph/pipe per hop: median %.3f (range %.3f-%.3f) %s\n", m, p, med, a[1], a[NR],
+        med <= 1.2 ? "<= 1.2: met" : "> 1.2: NOT met" }'
+  done
 done
 echo "# load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
