@@ -183,10 +183,11 @@ class FleetFaultIT {
         lost.removeAll(stored);
         Set<SimulatedAppliance.Key> extra = new HashSet<>(stored);
         extra.removeAll(sent);
-        System.out.printf("FleetFaultIT: %d appliances, node 1 and control room 2 killed (-9) and started again:"
-                + " cells and results sent %d (publishes with repeats %d), stored %d (rows %d), duplicates dropped %d"
+        System.out.printf("FleetFaultIT: %d appliances, %s: cells and results sent %d (publishes with repeats %d),"
+                + " stored %d (rows %d), duplicates dropped %d"
                 + " (by the instances alive at the end), lost %d, appliances' connections lost %d, in %.0f s%n",
-                APPLIANCES, sent.size(), fleet.publishes(), stored.size(), rows, duplicates, lost.size(),
+                APPLIANCES, FAULTS ? "node 1 and control room 2 killed (-9) and started again" : "no faults",
+                sent.size(), fleet.publishes(), stored.size(), rows, duplicates, lost.size(),
                 fleet.connectionsLost(),
                 (System.currentTimeMillis() - t0) / 1000.0);
         assertEquals(Set.of(), lost.stream().limit(20).collect(Collectors.toSet()), lost.size() + " lost");
@@ -218,7 +219,8 @@ class FleetFaultIT {
             assertEquals(crashed, offline, "instance " + (i + 1) + ": offline");
             assertEquals(APPLIANCES - crashed.size(), online.size(), "instance " + (i + 1) + ": online");
         }
-        log(t0, "both instances show 190 online and the 10 crashed offline");
+        log(t0, "both instances show " + (APPLIANCES - crashed.size()) + " online and the " + crashed.size()
+                + " crashed offline");
     }
 
     private Set<SimulatedAppliance.Key> stored() throws Exception {
