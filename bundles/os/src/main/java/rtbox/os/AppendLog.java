@@ -165,6 +165,34 @@ public final class AppendLog {
         DurableFile.write(file, all.toByteArray());
     }
 
+    /**
+     * Compaction as a stream: replaces the log with the records for which {@code keep} is true, in
+     * their order, durably (a crash leaves the old log or the new), never holding the log whole.
+     * Damaged lines are not copied. Returns the number of records kept.
+     *
+     * @since 1.9
+     */
+    public synchronized int retain(java.util.function.Predicate<String> keep) throws IOException {
+        int[] kept = {0};
+        DurableFile.write(file, out -> {
+            IOException[] failed = {null};
+            read(record -> {
+                if (failed[0] == null && keep.test(record)) {
+                    try {
+                        out.write(line(record));
+                        kept[0]++;
+                    } catch (IOException e) {
+                        failed[0] = e;
+                    }
+                }
+            });
+            if (failed[0] != null) {
+                throw failed[0];
+            }
+        });
+        return kept[0];
+    }
+
     /** One record as its line: checksum, length, the record, a line end. */
     private static byte[] line(String record) {
         if (record.indexOf('\n') >= 0) {

@@ -1,7 +1,6 @@
 package rtbox.os;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -25,16 +24,32 @@ public final class DurableFile {
 
     /** Replaces (or creates) {@code file} with {@code content}, durably; creates its folder if needed. */
     public static void write(Path file, byte[] content) throws IOException {
+        write(file, out -> out.write(content));
+    }
+
+    /** What a file is made of, written as a stream (a file larger than the heap's share for it). */
+    @FunctionalInterface
+    public interface Content {
+        void writeTo(java.io.OutputStream out) throws IOException;
+    }
+
+    /**
+     * As {@link #write(Path, byte[])}, the content written as a stream by {@code content}, never
+     * held whole; a failure in {@code content} leaves the old file as a full disk would.
+     *
+     * @since 1.9
+     */
+    public static void write(Path file, Content content) throws IOException {
         Path dir = file.toAbsolutePath().getParent();
         Files.createDirectories(dir);
         Path tmp = dir.resolve(file.getFileName() + ".tmp");
         try {
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING)) {
-                ByteBuffer buf = ByteBuffer.wrap(content);
-                while (buf.hasRemaining()) {
-                    ch.write(buf);
-                }
+                java.io.OutputStream out = new java.io.BufferedOutputStream(java.nio.channels.Channels.newOutputStream(ch),
+                        65536);
+                content.writeTo(out);
+                out.flush();
                 ch.force(true);
             }
             try {

@@ -10,6 +10,8 @@
  * A task's CPU time from its CPU-time clock, one system call ({@link rtbox.os.CpuClock}, 1.8.0).
  * The pipe loop's one-way ends ({@link rtbox.os.PipeLoop#writesPairs}, {@link
  * rtbox.os.PipeLoop#readsPairs}, 1.9.0).
+ * An {@link rtbox.os.AppendLog} compacted as a stream ({@link rtbox.os.AppendLog#retain}), a
+ * {@link rtbox.os.DurableFile} written from a stream (1.9.0).
  * Failures become
  * {@link rtbox.os.OsException}s that name the call and the errno.
  */

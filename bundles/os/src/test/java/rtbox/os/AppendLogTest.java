@@ -65,6 +65,43 @@ class AppendLogTest {
         assertTrue(c.damaged().get(0).endsWith("checksum mismatch"), c.damaged().toString());
     }
 
+    @Test
+    void retainKeepsTheChosenRecordsInOrderDropsDamageAndAppendsGoOn() throws Exception {
+        Path f = dir.resolve("results.journal");
+        AppendLog j = new AppendLog(f);
+        for (int i = 1; i <= 5; i++) {
+            j.append("{\"n\":" + i + "}");
+        }
+        Files.writeString(f, "torn", java.nio.file.StandardOpenOption.APPEND);
+        assertEquals(2, j.retain(r -> r.contains("2") || r.contains("4")));
+        AppendLog.Contents c = j.read();
+        assertEquals(List.of("{\"n\":2}", "{\"n\":4}"), c.records());
+        assertEquals(List.of(), c.damaged());
+        j.append("{\"n\":6}");
+        assertEquals(List.of("{\"n\":2}", "{\"n\":4}", "{\"n\":6}"), j.read().records());
+        assertEquals(List.of(f.getFileName().toString()), listNames(), "no temporary file left");
+    }
+
+    @Test
+    void aRetainThatFailsLeavesTheOldLogWhole() throws Exception {
+        Path f = dir.resolve("results.journal");
+        AppendLog j = new AppendLog(f);
+        j.append("{\"n\":1}");
+        j.append("{\"n\":2}");
+        byte[] before = Files.readAllBytes(f);
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> j.retain(r -> {
+            throw new IllegalStateException("no");
+        }));
+        org.junit.jupiter.api.Assertions.assertArrayEquals(before, Files.readAllBytes(f));
+        assertEquals(List.of(f.getFileName().toString()), listNames(), "no temporary file left");
+    }
+
+    private List<String> listNames() throws java.io.IOException {
+        try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+            return s.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
     /** kill -9 of a process in the middle of appending: every record it reported is there, the rest is skipped. */
     @Test
     void survivesKillDashNineMidWrite() throws Exception {

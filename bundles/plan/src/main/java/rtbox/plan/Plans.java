@@ -6,6 +6,7 @@ import java.util.List;
 import org.osgi.annotation.versioning.ProviderType;
 
 import rtbox.api.RtboxException;
+import rtbox.api.result.Verdict;
 
 /**
  * Acceptance test plans, as a service: check a plan file, run it (cells one at a
@@ -58,8 +59,96 @@ public interface Plans {
      */
     PlanRun record(rtbox.api.result.RunReport report) throws RtboxException;
 
-    /** Past runs from the journal, oldest first, and what was skipped as damaged. */
+    /**
+     * Past runs from the journal, oldest first, and what was skipped as damaged. Builds every
+     * run of the journal, reports included: use {@link #page} and {@link #run(String)} for a
+     * journal of any size.
+     */
     History history() throws RtboxException;
+
+    /**
+     * A page of the journal's runs in brief, read as a stream: the {@code limit} newest runs
+     * older than the run {@code before} (null: the newest runs), oldest first. {@link Page#older}
+     * is the id to pass as {@code before} for the page before this one.
+     *
+     * @since 2.2
+     */
+    default Page page(String before, int limit) throws RtboxException {
+        History h = history();
+        List<Summary> all = h.runs().stream().map(Summary::of).toList();
+        return Page.of(all, before, limit, h.damaged(), h.journal());
+    }
+
+    /**
+     * One run of the journal in full, by its id, read as a stream that builds that run only;
+     * null when the journal has no run of that id.
+     *
+     * @since 2.2
+     */
+    default PlanRun run(String id) throws RtboxException {
+        PlanRun found = null;
+        for (PlanRun r : history().runs()) {
+            if (r.id().equals(id)) {
+                found = r;
+            }
+        }
+        return found;
+    }
+
+    /**
+     * Marks a run as still needed (its result not yet safely on its way): the journal, which is
+     * bounded in size and drops its oldest runs when it grows past the bound, keeps a held run
+     * until it is released with {@code held} false. The newest run is always kept.
+     *
+     * @since 2.2
+     */
+    default void hold(String runId, boolean held) {
+    }
+
+    /**
+     * A run in brief, as {@link #page} lists it: what a list of runs shows, without the cells.
+     *
+     * @since 2.2
+     */
+    record Summary(String id, String plan, String state, Verdict verdict, long startedEpochMs, long endedEpochMs,
+            int cellsPlanned, int cellsRun) {
+        public static Summary of(PlanRun r) {
+            return new Summary(r.id(), r.plan(), r.state(), r.verdict(), r.startedEpochMs(), r.endedEpochMs(),
+                    r.cellsPlanned(), r.cells().size());
+        }
+    }
+
+    /**
+     * A page of runs in brief, oldest first; {@code total} runs in the journal; {@code older} the
+     * id to ask the page before this one with (null: this page starts at the oldest run); at most
+     * {@link #MAX_DAMAGED} notes of damage (the last says how many more).
+     *
+     * @since 2.2
+     */
+    record Page(List<Summary> runs, int total, String older, List<String> damaged, String journal) {
+        public static final int MAX_DAMAGED = 20;
+
+        /** The page of {@code all} (oldest first) that {@link Plans#page} describes. */
+        public static Page of(List<Summary> all, String before, int limit, List<String> damaged, String journal) {
+            int end = all.size();
+            if (before != null) {
+                end = 0;
+                for (int i = 0; i < all.size(); i++) {
+                    if (all.get(i).id().equals(before)) {
+                        end = i;
+                    }
+                }
+            }
+            int start = Math.max(0, end - Math.max(0, limit));
+            List<String> d = damaged.size() <= MAX_DAMAGED ? List.copyOf(damaged)
+                    : java.util.stream.Stream.concat(damaged.stream().limit(MAX_DAMAGED - 1),
+                            java.util.stream.Stream.of("and " + (damaged.size() - MAX_DAMAGED + 1) + " more"))
+                            .toList();
+            // No page before an empty one at the end (limit 0: a count of the runs only).
+            String older = start > 0 && start < all.size() ? all.get(start).id() : null;
+            return new Page(List.copyOf(all.subList(start, end)), all.size(), older, d, journal);
+        }
+    }
 
     /**
      * What of the journal does not read back as a record of a run (a torn or bit-flipped line,

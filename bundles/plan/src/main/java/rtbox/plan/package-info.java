@@ -4,8 +4,9 @@
  * (its cells' {@link rtbox.plan.CellResult}s with their run reports, and the overall
  * verdict), which rtbox.report writes as text, JSON, CI files and HTML. 2.0.0: the
  * report writers (PlanReports, CiReports) moved to rtbox.report. 2.1.0: Plans.damaged(), the
- * journal's damage without its runs.
+ * journal's damage without its runs. 2.2.0: the journal bounded in size (Plans.hold keeps a run),
+ * read a page of summaries or one run at a time (Plans.page, Plans.run).
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("2.1.0")
+@org.osgi.annotation.versioning.Version("2.2.0")
 package rtbox.plan;

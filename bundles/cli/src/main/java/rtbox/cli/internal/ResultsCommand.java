@@ -20,9 +20,13 @@ import rtbox.report.PlanReports;
 import rtbox.plan.PlanRun;
 import rtbox.plan.Plans;
 
-/** {@code rtbox results [ID]}: the past plan runs in the journal, or one of them in full. */
-@Command(name = "results", description = "Lists the plan runs in the result journal, or prints one (ID, a prefix of "
-        + "it, or 'last'); printing one exits with its verdict's code, as plan run did.")
+/**
+ * {@code rtbox results [ID]}: the past plan runs in the journal, a page at a time, or one of
+ * them in full; the journal is read as a stream either way, never built whole.
+ */
+@Command(name = "results", description = "Lists the plan runs in the result journal, the newest --limit of them "
+        + "(--before ID for older ones), or prints one (ID, a prefix of it, or 'last'); printing one exits with its "
+        + "verdict's code, as plan run did.")
 class ResultsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -30,6 +34,11 @@ class ResultsCommand implements Callable<Integer> {
     String id;
     @Option(names = "--json", description = "Print the run's JSON report instead of the text.")
     boolean json;
+    @Option(names = "--limit", paramLabel = "N", defaultValue = "50",
+            description = "List at most N runs, the newest (default ${DEFAULT-VALUE}).")
+    int limit;
+    @Option(names = "--before", paramLabel = "ID", description = "List the runs older than run ID (a page back).")
+    String before;
     private final Supplier<Plans> plans;
 
     ResultsCommand(Supplier<Plans> plans) {
@@ -40,41 +49,57 @@ class ResultsCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Plans.History h;
+        if (limit < 1) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--limit " + limit
+                    + " is not a number of runs (1 or more)");
+        }
         try {
-            h = PlanCommand.plans(plans).history();
+            Plans p = PlanCommand.plans(plans);
+            // Summaries are small: a prefix is looked for in all of them, the run is then read alone.
+            Plans.Page page = p.page(id == null ? before : null, id == null ? limit : Integer.MAX_VALUE);
+            if (!page.damaged().isEmpty()) {
+                err.println("rtbox: journal " + page.journal() + ": skipped damaged records:");
+                page.damaged().forEach(d -> err.println("  " + d));
+            }
+            return id == null ? list(page, out) : print(p, page, out, err);
         } catch (RtboxException e) {
             err.println("rtbox: error: " + e.getMessage());
             return Cli.ERROR;
         }
-        if (!h.damaged().isEmpty()) {
-            err.println("rtbox: journal " + h.journal() + ": skipped " + h.damaged().size() + " damaged "
-                    + (h.damaged().size() == 1 ? "record" : "records") + ":");
-            h.damaged().forEach(d -> err.println("  " + d));
-        }
-        if (id == null) {
-            if (h.runs().isEmpty()) {
-                out.println("no plan runs in " + h.journal());
-                return Cli.OK;
-            }
-            out.println(String.format(Locale.ROOT, "%-25s %-20s %-16s %-7s %-11s %s", "RUN", "STARTED (UTC)", "PLAN",
-                    "CELLS", "STATE", "VERDICT"));
-            for (PlanRun r : h.runs()) {
-                out.println(String.format(Locale.ROOT, "%-25s %-20s %-16s %-7s %-11s %s", r.id(), time(r.startedEpochMs()),
-                        r.plan(), r.cells().size() + "/" + r.cellsPlanned(), r.state(), r.verdict().outcome()));
-            }
+    }
+
+    private Integer list(Plans.Page page, PrintWriter out) {
+        if (page.runs().isEmpty()) {
+            out.println(before == null ? "no plan runs in " + page.journal()
+                    : "no plan runs before " + before + " in " + page.journal() + " (the oldest, or not in it)");
             return Cli.OK;
         }
-        List<PlanRun> match = id.equals("last") && !h.runs().isEmpty() ? List.of(h.runs().get(h.runs().size() - 1))
-                : h.runs().stream().filter(r -> r.id().startsWith(id)).collect(Collectors.toList());
-        if (match.size() != 1) {
-            err.println("rtbox: error: " + (match.isEmpty() ? "no run '" + id + "' in " + h.journal()
+        out.println(String.format(Locale.ROOT, "%-25s %-20s %-16s %-7s %-11s %s", "RUN", "STARTED (UTC)", "PLAN",
+                "CELLS", "STATE", "VERDICT"));
+        for (Plans.Summary r : page.runs()) {
+            out.println(String.format(Locale.ROOT, "%-25s %-20s %-16s %-7s %-11s %s", r.id(), time(r.startedEpochMs()),
+                    r.plan(), r.cellsRun() + "/" + r.cellsPlanned(), r.state(), r.verdict().outcome()));
+        }
+        if (page.older() != null) {
+            out.println("(" + page.runs().size() + " of " + page.total() + " runs; older ones: rtbox results --before "
+                    + page.older() + ")");
+        }
+        return Cli.OK;
+    }
+
+    private Integer print(Plans p, Plans.Page page, PrintWriter out, PrintWriter err) throws RtboxException {
+        List<Plans.Summary> all = page.runs();
+        List<Plans.Summary> match = id.equals("last") && !all.isEmpty() ? List.of(all.get(all.size() - 1))
+                : all.stream().filter(r -> r.id().startsWith(id)).collect(Collectors.toList());
+        PlanRun run = match.size() == 1 ? p.run(match.get(0).id()) : null;
+        if (run == null) {
+            err.println("rtbox: error: " + (match.size() < 2 ? "no run '" + id + "' in " + page.journal()
                     : "'" + id + "' matches " + match.size() + " runs: give more of the id"));
             return Cli.ERROR;
         }
-        out.print(json ? PlanReports.json(match.get(0)) + "\n" : PlanReports.text(match.get(0)));
+        out.print(json ? PlanReports.json(run) + "\n" : PlanReports.text(run));
         // One run: its verdict's exit code, as plan run gave it and ctl results gives it.
-        return match.get(0).verdict().exitCode();
+        return run.verdict().exitCode();
     }
 
     private static String time(long ms) {

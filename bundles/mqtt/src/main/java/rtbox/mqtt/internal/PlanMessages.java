@@ -16,6 +16,7 @@ import rtbox.mqtt.protocol.Result;
 import rtbox.mqtt.protocol.RunMessage;
 import rtbox.plan.CellResult;
 import rtbox.plan.PlanRun;
+import rtbox.plan.Plans;
 
 /**
  * The messages of a plan run and their sequence numbers. The numbers follow from the
@@ -115,6 +116,10 @@ final class PlanMessages {
 
     /** One line of the {@code results} listing. */
     static JsonObject summary(PlanRun r) {
+        return summary(Plans.Summary.of(r));
+    }
+
+    static JsonObject summary(Plans.Summary r) {
         JsonObject o = new JsonObject();
         o.addProperty("run", r.id());
         o.addProperty("plan", r.plan());
@@ -123,7 +128,7 @@ final class PlanMessages {
         o.addProperty("started", Instant.ofEpochMilli(r.startedEpochMs()).toString());
         o.addProperty("ended", Instant.ofEpochMilli(r.endedEpochMs()).toString());
         o.addProperty("cells_planned", r.cellsPlanned());
-        o.addProperty("cells_run", r.cells().size());
+        o.addProperty("cells_run", r.cellsRun());
         return o;
     }
 }

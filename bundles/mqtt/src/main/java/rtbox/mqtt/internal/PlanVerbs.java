@@ -138,7 +138,7 @@ public class PlanVerbs implements Verbs {
         if (busy != null) {
             return Reply.conflict(busy);
         }
-        Plans.Listener listener = new Listener(station, planName, started, replied);
+        Plans.Listener listener = new Listener(station, plans, planName, started, replied);
         station.runs().execute(() -> runPlan(station, origin, text, planName, listener, started));
         RunSession session;
         try {
@@ -174,13 +174,16 @@ public class PlanVerbs implements Verbs {
     /** Sends a plan's messages as the plan service reports its steps (on the run thread). */
     private static final class Listener implements Plans.Listener {
         private final Station station;
+        private final Plans plans;
         private final String planName;
         private final CompletableFuture<RunSession> started;
         private final CountDownLatch replied;
         private RunSession session;
 
-        Listener(Station station, String planName, CompletableFuture<RunSession> started, CountDownLatch replied) {
+        Listener(Station station, Plans plans, String planName, CompletableFuture<RunSession> started,
+                CountDownLatch replied) {
             this.station = station;
+            this.plans = plans;
             this.planName = planName;
             this.started = started;
             this.replied = replied;
@@ -188,6 +191,8 @@ public class PlanVerbs implements Verbs {
 
         @Override
         public void planStarted(String runId, List<String> cellNames) {
+            // Kept in the (bounded) journal until its result is queued: a restart before then rebuilds it from there.
+            plans.hold(runId, true);
             RunSession n = new RunSession(runId, planName, RunSession.PLAN, station.activeFile());
             n.cells = cellNames.size();
             try {
@@ -257,6 +262,7 @@ public class PlanVerbs implements Verbs {
                                 Outcome.ERROR, error));
             }
             s.finished();
+            plans.hold(s.id, false);
         }
         station.activity().clear();
         station.statusChanged();
@@ -304,11 +310,7 @@ public class PlanVerbs implements Verbs {
         long last = r.sequence();
         PlanRun run = null;
         try {
-            for (PlanRun p : plans.history().runs()) {
-                if (p.id().equals(r.id)) {
-                    run = p;
-                }
-            }
+            run = plans.run(r.id);
         } catch (RtboxException e) {
             Appliance.LOG.warn("cannot read the result journal: " + e.getMessage());
         }
@@ -337,13 +339,14 @@ public class PlanVerbs implements Verbs {
     }
 
     /**
-     * Without {@code run}: the runs in the journal (the last {@code limit}, 20 by default).
-     * With {@code run} (an id, or {@code last}): its cell results and its result are
-     * published again after the reply, numbered as they were first, so a reader that has
-     * them drops them by (run, sequence).
+     * Without {@code run}: a page of the runs in the journal in brief (the last {@code limit},
+     * 20 by default, at most 100; with {@code before}, those older than that run), so a reply
+     * stays small whatever the journal holds; {@code older} in the reply asks for the page
+     * before. With {@code run} (an id, or {@code last}): its cell results and its result are
+     * published again after the reply, numbered as they were first, so a reader that has them
+     * drops them by (run, sequence).
      */
     private Reply results(JsonObject c, Station station) throws RtboxException {
-        Plans.History h = plans.history();
         RunSession s = station.activity().current();
         String running = s == null ? null : s.id;
         String want = RunJson.string(c, "run", null);
@@ -359,9 +362,16 @@ public class PlanVerbs implements Verbs {
                     return Reply.bad("limit " + c.get("limit") + " is not a number from 1 to 100");
                 }
             }
-            List<PlanRun> all = h.runs();
+            String before = RunJson.string(c, "before", null);
+            if (before != null) {
+                String bad = Topics.checkId("before", before);
+                if (bad != null) {
+                    return Reply.bad(bad);
+                }
+            }
+            Plans.Page page = plans.page(before, limit);
             JsonArray list = new JsonArray();
-            for (PlanRun r : all.subList(Math.max(0, all.size() - limit), all.size())) {
+            for (Plans.Summary r : page.runs()) {
                 JsonObject o = PlanMessages.summary(r);
                 if (r.id().equals(running)) {
                     o.addProperty("state", "running");
@@ -371,25 +381,39 @@ public class PlanVerbs implements Verbs {
             }
             JsonObject body = new JsonObject();
             body.add("runs", list);
-            body.addProperty("total", all.size());
-            body.addProperty("journal", h.journal());
-            body.add("damaged", Payloads.GSON.toJsonTree(h.damaged()));
-            return Reply.ok(list.size() + " of " + all.size() + " runs in the journal, oldest first"
-                    + (h.damaged().isEmpty() ? "" : "; " + h.damaged().size() + " damaged records skipped"), body);
+            body.addProperty("total", page.total());
+            if (page.older() != null) {
+                body.addProperty("older", page.older());
+            }
+            body.addProperty("journal", page.journal());
+            body.add("damaged", Payloads.GSON.toJsonTree(page.damaged()));
+            String which = before == null ? "the newest " + list.size() : list.size() + " before run " + before;
+            if (before != null && list.isEmpty()) {
+                which = "no runs before run " + before + " (the oldest, or not in the journal)";
+            }
+            return Reply.ok(which + " of " + page.total() + " runs in the journal, oldest first"
+                    + (page.older() == null ? "" : "; older ones with before " + page.older())
+                    + (page.damaged().isEmpty() ? "" : "; damaged records skipped"), body);
         }
         PlanRun run = null;
-        for (PlanRun r : h.runs()) {
-            if ("last".equals(want) ? !r.id().equals(running) : r.id().equals(want)) {
-                run = r;
+        if ("last".equals(want)) {
+            List<Plans.Summary> newest = plans.page(null, 2).runs();
+            for (Plans.Summary r : newest) {
+                if (!r.id().equals(running)) {
+                    run = plans.run(r.id());
+                }
             }
-        }
-        if (run == null) {
+        } else {
             String bad = Topics.checkId("run", want);
             if (bad != null) {
                 return Reply.bad(bad);
             }
-            return Reply.notFound("no run '" + want + "' in the journal " + h.journal() + " ("
-                    + h.runs().size() + " runs; list them with results and no run)");
+            run = plans.run(want);
+        }
+        if (run == null) {
+            Plans.Page all = plans.page(null, 0);
+            return Reply.notFound("no run '" + want + "' in the journal " + all.journal() + " ("
+                    + all.total() + " runs; list them with results and no run)");
         }
         if (run.id().equals(running)) {
             return Reply.conflict("run " + run.id() + " is under way: its results come as its cells end");

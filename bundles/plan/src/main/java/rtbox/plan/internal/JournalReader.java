@@ -71,6 +71,94 @@ final class JournalReader {
         return skipped;
     }
 
+    /**
+     * Every run in brief, read as a stream that keeps of each run what its summary needs (for a
+     * run without its end record, each cell's name and verdict), never the cells' reports.
+     */
+    static Plans.Page page(rtbox.os.AppendLog journal, String before, int limit) throws java.io.IOException {
+        Map<String, Building> runs = new LinkedHashMap<>();
+        List<String> damaged = new ArrayList<>();
+        List<String> skipped = journal.read(record -> {
+            try {
+                JsonObject o = JsonParser.parseString(record).getAsJsonObject();
+                String type = o.get("type").getAsString();
+                String id = o.get("id").getAsString();
+                Building b = runs.computeIfAbsent(id, k -> new Building());
+                switch (type) {
+                    case "plan":
+                        o.remove("planText"); // a summary has no use for it
+                        b.head = o;
+                        break;
+                    case "cell":
+                        b.cells.add(brief(PlanService.LINE.fromJson(o.get("cell"), CellResult.class)));
+                        break;
+                    case "end": b.end = o; break;
+                    default: damaged.add("a record of unknown type '" + type + "' (run " + id + ")");
+                }
+            } catch (RuntimeException e) {
+                damaged.add("a record that is whole but not a journal record: " + e.getMessage());
+            }
+        });
+        skipped.addAll(damaged);
+        Plans.History h = history(runs, skipped, journal.path().toString());
+        return Plans.Page.of(h.runs().stream().map(Plans.Summary::of).toList(), before, limit, h.damaged(),
+                h.journal());
+    }
+
+    /** A cell without its report, what the run's verdict needs. */
+    private static CellResult brief(CellResult c) {
+        return new CellResult(c.index(), c.name(), Map.of(), c.probe(), c.policy(), List.of(), Map.of(),
+                c.startedEpochMs(), c.endedEpochMs(), null, c.verdict(), null);
+    }
+
+    /** The run {@code id} in full, or null: a stream that builds that run only. */
+    static PlanRun run(rtbox.os.AppendLog journal, String id) throws java.io.IOException {
+        Map<String, Building> runs = new LinkedHashMap<>();
+        List<String> damaged = new ArrayList<>();
+        journal.read(record -> {
+            if (id.equals(id(record))) {
+                add(runs, damaged, record);
+            }
+        });
+        List<PlanRun> found = history(runs, damaged, journal.path().toString()).runs();
+        return found.isEmpty() ? null : found.get(0);
+    }
+
+    /**
+     * Each run's share of the journal in bytes (its records' lengths), oldest first, read as a
+     * stream of ids.
+     */
+    static Map<String, Long> sizes(rtbox.os.AppendLog journal) throws java.io.IOException {
+        Map<String, Long> sizes = new LinkedHashMap<>();
+        journal.read(record -> {
+            String id = id(record);
+            if (id != null) {
+                sizes.merge(id, (long) record.length() + 20, Long::sum);
+            }
+        });
+        return sizes;
+    }
+
+    /**
+     * A record's run id, or null when it is not a journal record: read with a streaming reader up
+     * to the id, which every record has before its cell, so a cell's report is not parsed.
+     */
+    static String id(String record) {
+        try (com.google.gson.stream.JsonReader r = new com.google.gson.stream.JsonReader(
+                new java.io.StringReader(record))) {
+            r.beginObject();
+            while (r.hasNext()) {
+                if (r.nextName().equals("id")) {
+                    return r.peek() == com.google.gson.stream.JsonToken.STRING ? r.nextString() : null;
+                }
+                r.skipValue();
+            }
+            return null;
+        } catch (java.io.IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
     private static void add(Map<String, Building> runs, List<String> damaged, String record) {
         try {
             JsonObject o = JsonParser.parseString(record).getAsJsonObject();

@@ -70,6 +70,7 @@ public class PlanService implements Plans {
     private final AtomicBoolean running = new AtomicBoolean();
     private volatile boolean stopRequested;
     private volatile AppendLog journal = new AppendLog(defaultJournal());
+    private final JournalBound bound = new JournalBound();
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
     void addPolicy(Policy p, Map<String, Object> props) {
@@ -91,6 +92,7 @@ public class PlanService implements Plans {
     void configure(PlanConfig config) {
         String j = config.journal();
         journal = new AppendLog(j == null || j.isBlank() ? defaultJournal() : Path.of(j));
+        bound.maxBytes(config.journalMaxBytes());
     }
 
     /**
@@ -122,6 +124,10 @@ public class PlanService implements Plans {
 
     void journal(Path file) {
         journal = new AppendLog(file);
+    }
+
+    JournalBound bound() {
+        return bound;
     }
 
     // ---- check
@@ -247,6 +253,7 @@ public class PlanService implements Plans {
             head.addProperty("started", started);
             head.addProperty("cellsPlanned", cells.size());
             head.add("cellNames", LINE.toJsonTree(names));
+            bound.hold(id, true); // under way: never dropped by a compaction
             append(head);
             l.planStarted(id, List.copyOf(names));
             List<CellResult> results = new ArrayList<>();
@@ -275,6 +282,8 @@ public class PlanService implements Plans {
             end.addProperty("state", state);
             end.add("verdict", LINE.toJsonTree(overall));
             append(end);
+            bound.hold(id, false);
+            bound.compact(journal);
             return new PlanRun(PlanRun.SCHEMA, id, plan.parsed().name(), plan.parsed().description(),
                     origin, plan.text(), started, ended, cells.size(), names, state,
                     List.copyOf(results), overall);
@@ -430,6 +439,7 @@ public class PlanService implements Plans {
         end.addProperty("state", PlanRun.COMPLETE);
         end.add("verdict", LINE.toJsonTree(report.verdict()));
         append(end);
+        bound.compact(journal);
         return new PlanRun(PlanRun.SCHEMA, id, name, report.command(), null, null, report.startedEpochMs(),
                 report.endedEpochMs(), 1, List.of(probe), PlanRun.COMPLETE, List.of(cell), report.verdict());
     }
@@ -443,6 +453,29 @@ public class PlanService implements Plans {
         } catch (IOException e) {
             throw new RtboxException("journal", "cannot read the result journal " + journal.path() + ": " + e.getMessage());
         }
+    }
+
+    @Override
+    public Page page(String before, int limit) throws RtboxException {
+        try {
+            return JournalReader.page(journal, before, limit);
+        } catch (IOException e) {
+            throw new RtboxException("journal", "cannot read the result journal " + journal.path() + ": " + e.getMessage());
+        }
+    }
+
+    @Override
+    public PlanRun run(String id) throws RtboxException {
+        try {
+            return JournalReader.run(journal, id);
+        } catch (IOException e) {
+            throw new RtboxException("journal", "cannot read the result journal " + journal.path() + ": " + e.getMessage());
+        }
+    }
+
+    @Override
+    public void hold(String runId, boolean held) {
+        bound.hold(runId, held);
     }
 
     @Override

@@ -182,6 +182,83 @@ class PlanServiceTest {
     }
 
     @Test
+    void theJournalStaysWithinItsBoundDroppingTheOldestRunsButNeverAHeldOne() throws Exception {
+        Path f = plan("\"probe\": \"timer\", \"matrix\": {\"policy\": [\"fifo:50\", \"rr:50\"]}");
+        Path j = dir.resolve("results.journal");
+        List<String> ids = new ArrayList<>();
+        ids.add(service.run(f, null).id());
+        long one = Files.size(j);
+        service.bound().maxBytes(one * 7 / 2);
+        service.hold(ids.get(0), true);
+        for (int i = 0; i < 12; i++) {
+            ids.add(service.run(f, null).id());
+            assertTrue(Files.size(j) <= one * 7 / 2 + one, "at most one run over the bound: " + Files.size(j));
+        }
+        List<String> left = service.history().runs().stream().map(PlanRun::id).toList();
+        assertEquals(ids.get(0), left.get(0), "the held run is kept");
+        List<String> rest = left.subList(1, left.size());
+        assertTrue(rest.size() >= 2 && rest.size() <= 3, left.toString());
+        assertEquals(ids.subList(ids.size() - rest.size(), ids.size()), rest, "the newest runs, in a row");
+        assertTrue(service.history().damaged().isEmpty());
+        service.hold(ids.get(0), false);
+        ids.add(service.run(f, null).id());
+        ids.add(service.run(f, null).id());
+        assertFalse(service.history().runs().stream().anyMatch(r -> r.id().equals(ids.get(0))), "released: dropped");
+        assertFalse(Files.exists(dir.resolve("results.journal.tmp")));
+    }
+
+    @Test
+    void anUnboundedJournalKeepsEveryRun() throws Exception {
+        Path f = plan("\"probe\": \"timer\"");
+        service.bound().maxBytes(0);
+        for (int i = 0; i < 5; i++) {
+            service.run(f, null);
+        }
+        assertEquals(5, service.history().runs().size());
+    }
+
+    @Test
+    void pagesOfSummariesGoBackThroughTheJournalAndOneRunReadsBackWhole() throws Exception {
+        Path f = plan("\"probe\": \"timer\", \"matrix\": {\"policy\": [\"fifo:50\", \"rr:50\"]}");
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            ids.add(service.run(f, null).id());
+        }
+        Plans.Page p = service.page(null, 2);
+        assertEquals(ids.subList(3, 5), p.runs().stream().map(Plans.Summary::id).toList());
+        assertEquals(5, p.total());
+        assertEquals(ids.get(3), p.older());
+        assertEquals(2, p.runs().get(1).cellsRun());
+        assertEquals(Outcome.PASS, p.runs().get(1).verdict().outcome());
+        p = service.page(p.older(), 2);
+        assertEquals(ids.subList(1, 3), p.runs().stream().map(Plans.Summary::id).toList());
+        p = service.page(p.older(), 2);
+        assertEquals(ids.subList(0, 1), p.runs().stream().map(Plans.Summary::id).toList());
+        assertNull(p.older(), "the oldest page");
+        assertEquals(List.of(), service.page("no-such-run", 2).runs());
+        assertEquals(5, service.page(null, 0).total(), "limit 0: a count");
+        assertEquals(List.of(), service.page(null, 0).runs());
+        PlanRun back = service.run(ids.get(2));
+        assertEquals(ids.get(2), back.id());
+        assertEquals(2, back.cells().size());
+        assertEquals(80, back.cells().get(0).worstUs(), "with its reports");
+        assertNull(service.run("no-such-run"));
+    }
+
+    @Test
+    void aSummaryOfAnInterruptedRunHasTheVerdictItsCellsGive() throws Exception {
+        Path f = plan("\"probe\": \"timer\", \"matrix\": {\"policy\": [\"fifo:50\", \"rr:50\"]}");
+        service.run(f, null);
+        Path j = dir.resolve("results.journal");
+        List<String> lines = Files.readAllLines(j);
+        Files.write(j, lines.subList(0, 2));
+        Plans.Summary s = service.page(null, 10).runs().get(0);
+        assertEquals(PlanRun.INTERRUPTED, s.state());
+        assertEquals(1, s.cellsRun());
+        assertEquals(service.history().runs().get(0).verdict(), s.verdict());
+    }
+
+    @Test
     void checkNamesTheCellsAProblemHits() throws Exception {
         Path f = plan("\"probe\": \"nosuch\", \"matrix\": {\"policy\": [\"fifo:50\", \"iso@90\"]}");
         PlanException e = assertThrows(PlanException.class, () -> service.check(f));
