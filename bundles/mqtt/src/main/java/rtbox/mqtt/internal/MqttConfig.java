@@ -44,6 +44,11 @@ public @interface MqttConfig {
             + "nothing queued is ever dropped.")
     long outboxMaxBytes() default 16L * 1024 * 1024;
 
+    @AttributeDefinition(description = "Memory for messages that a full disk keeps from the outbox, in bytes. While"
+            + " any wait, new runs and plans are refused; past it, a run under way is stopped (what it measured is kept)"
+            + " and replies are not kept (ask again).")
+    long pendingMaxBytes() default 4L * 1024 * 1024;
+
     @AttributeDefinition(required = false, description = "TLS: trust store (PKCS12 or JKS) with the broker's CA;"
             + " empty: the JVM's default CAs. The server's host name is always verified.")
     String tlsTrustStore() default "";

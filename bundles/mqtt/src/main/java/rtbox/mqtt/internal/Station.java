@@ -41,6 +41,8 @@ final class Station {
     private RunSession interrupted;
     /** Messages the outbox could not take yet, oldest first ({@link #enqueue}); guarded by this. */
     private final java.util.ArrayDeque<Pending> pending = new java.util.ArrayDeque<>();
+    /** The payload bytes in {@link #pending}; guarded by this. */
+    private long pendingBytes;
     /** Damage found in the stores beside the outbox (journal, request log), by source: for the status. */
     private final java.util.Map<String, List<String>> damage = new java.util.concurrent.ConcurrentSkipListMap<>();
     /** Set by a verb that sends messages after its reply; only the command thread uses it. */
@@ -121,8 +123,8 @@ final class Station {
         }
         int waiting = pending();
         if (waiting > 0) {
-            return waiting + " messages wait in memory for disk space (" + freeSpace() + "): no new " + what
-                    + " until they are stored";
+            return waiting + " messages (" + pendingBytes() + " bytes) wait in memory for disk space (" + freeSpace()
+                    + "): no new " + what + " until they are stored";
         }
         if (outbox.full()) {
             return "the outbox holds " + outbox.bytes() + " bytes of undelivered messages (limit " + outbox.maxBytes()
@@ -160,11 +162,24 @@ final class Station {
     private record Pending(String topic, byte[] payload) {
     }
 
+    /** The bound of {@link #pending} in bytes, without a configuration (tests): pendingMaxBytes' default. */
+    static final long PENDING_MAX_BYTES = 4L * 1024 * 1024;
+
+    private long pendingMaxBytes() {
+        return config == null ? PENDING_MAX_BYTES : config.pendingMaxBytes();
+    }
+
     /**
      * Into the outbox; when it cannot take the message (ENOSPC), or older ones still wait, into
      * {@link #pending}, in order, and tried again every second ({@link #retryPending}): a reply
      * or a run's message that could not be queued was dropped ("cannot queue message 3") and
      * never sent. A run's number is taken at once either way, so the next message gets the next.
+     * {@link #pending} is bounded in bytes (pendingMaxBytes): while anything waits no new run or
+     * plan starts ({@link #refuseNew}); a run's message (one with a sequence number: something
+     * measured) is always kept, and past the bound the run under way is stopped so that nothing
+     * more is measured that could not be stored; a message without a number (a reply, a result
+     * sent again) past the bound is not kept, and the log says so: a command's reply can be asked
+     * for again by its request id, a result again with {@code results}.
      */
     private synchronized void enqueue(String topic, byte[] payload, Runnable queued) {
         if (pending.isEmpty()) {
@@ -180,10 +195,23 @@ final class Station {
                         + freeSpace() + "): kept in memory and stored as soon as there is room, never dropped");
             }
         }
+        long max = pendingMaxBytes();
+        if (queued == null && pendingBytes + payload.length > max) {
+            Appliance.LOG.warn("outbox: a message for " + topic + " (" + payload.length + " bytes) is not kept: "
+                    + pendingBytes + " bytes already wait in memory for disk space, at most " + max
+                    + " (pendingMaxBytes of rtbox.mqtt); " + freeSpace() + ". Ask again once there is room");
+            return;
+        }
         if (queued != null) {
             queued.run();
         }
         pending.add(new Pending(topic, payload));
+        pendingBytes += payload.length;
+        if (queued != null && pendingBytes > max && activity.stop()) {
+            Appliance.LOG.warn("outbox: " + pendingBytes + " bytes of messages wait in memory for disk space, over"
+                    + " pendingMaxBytes (" + max + "); " + freeSpace() + ": the run under way is stopped, so that"
+                    + " nothing more is measured than can be kept; what it measured is kept and sent");
+        }
     }
 
     /** Stores what could not be stored before, oldest first, as far as there is room now. */
@@ -198,6 +226,7 @@ final class Station {
                     break;
                 }
                 pending.poll();
+                pendingBytes -= p.payload().length;
                 stored = true;
                 if (pending.isEmpty()) {
                     Appliance.LOG.info("outbox: every message kept in memory for want of disk space is stored now");
@@ -212,6 +241,11 @@ final class Station {
     /** Messages kept in memory because the disk could not take them. */
     synchronized int pending() {
         return pending.size();
+    }
+
+    /** Their payloads' bytes: at most pendingMaxBytes, beyond it only by what a run measured. */
+    synchronized long pendingBytes() {
+        return pendingBytes;
     }
 
     /** Bytes of messages a run needs room for, beside its own estimate: the replies and the status around it. */
