@@ -104,6 +104,7 @@ public class Appliance {
         }
         ExecutorService runs = Executors.newSingleThreadExecutor(named("rtbox-mqtt-run"));
         Station s = new Station(appliance, config, dataDir, plansDir, outbox, runs, runner);
+        s.trialDir(defaultDataDir(context));
         if (!outbox.damaged().isEmpty()) {
             LOG.warn("damage found at start, carried by the status until the files are looked at: "
                     + String.join("; ", outbox.damaged()));
@@ -140,10 +141,12 @@ public class Appliance {
                 f.recover(s);
             }
         });
-        ConfigTrial trial = ConfigTrial.read(dataDir);
+        // The trial lives where a set-config cannot move it (a new dataDir lost it before).
+        Path trialDir = s.trialDir();
+        ConfigTrial trial = ConfigTrial.read(trialDir);
         c.execute(() -> d.answerInterruptedCommands(trial == null ? null : trial.requestId));
         if (trial != null) {
-            judge(trial, dataDir, d, c, link);
+            judge(trial, trialDir, d, c, link);
         }
         c.scheduleWithFixedDelay(s.activity()::tick, 500, 500, TimeUnit.MILLISECONDS);
         c.scheduleWithFixedDelay(s::retryPending, 1, 1, TimeUnit.SECONDS);
@@ -156,21 +159,21 @@ public class Appliance {
      * component then restarts with them); or it runs the previous settings again after such a
      * rollback, and answers that the change was not kept, and why.
      */
-    private void judge(ConfigTrial trial, Path dataDir, Dispatcher d, ScheduledExecutorService c, Link l) {
+    private void judge(ConfigTrial trial, Path trialDir, Dispatcher d, ScheduledExecutorService c, Link l) {
         String keys = String.join(", ", trial.keys);
         if (!trial.trying()) {
             c.execute(() -> {
                 d.answer(trial.requestId, "set-config", Reply.bad("set-config of rtbox.mqtt (" + keys + ") rolled back:"
                         + " the new settings did not connect within " + trial.timeoutSeconds + " s (" + trial.reason
                         + "); the appliance is back on its previous settings, " + l.brokers()));
-                ConfigTrial.clear(dataDir);
+                ConfigTrial.clear(trialDir);
             });
             return;
         }
         java.util.concurrent.atomic.AtomicBoolean decided = new java.util.concurrent.atomic.AtomicBoolean();
         l.onConnected(() -> c.execute(() -> {
             if (decided.compareAndSet(false, true)) {
-                ConfigTrial.clear(dataDir);
+                ConfigTrial.clear(trialDir);
                 d.answer(trial.requestId, "set-config", Reply.ok("configuration rtbox.mqtt updated: " + keys
                         + "; connected with the new settings to " + l.brokers()));
             }
@@ -184,7 +187,7 @@ public class Appliance {
                     + trial.timeoutSeconds + " s (" + why + "): putting the previous settings back");
             org.osgi.service.cm.ConfigurationAdmin ca = configAdmin;
             try {
-                trial.rolledBack(dataDir, "tried " + l.brokers() + ": " + why);
+                trial.rolledBack(trialDir, "tried " + l.brokers() + ": " + why);
                 if (ca == null) {
                     throw new IOException("Config Admin is not running");
                 }
@@ -192,7 +195,7 @@ public class Appliance {
             } catch (IOException e) {
                 LOG.error("cannot put the previous settings of rtbox.mqtt back (" + e.getMessage() + "): the appliance"
                         + " stays on " + l.brokers() + "; fix etc/rtbox.mqtt.cfg and restart it");
-                ConfigTrial.clear(dataDir);
+                ConfigTrial.clear(trialDir);
             }
         }, Math.max(1, trial.timeoutSeconds), TimeUnit.SECONDS);
     }
@@ -240,14 +243,19 @@ public class Appliance {
     }
 
     static Path dataDir(BundleContext context, MqttConfig config) throws IOException {
-        Path dir;
         if (config.dataDir() != null && !config.dataDir().isBlank()) {
-            dir = Path.of(config.dataDir());
-        } else {
-            String storage = context.getProperty("launch.storage.dir");
-            dir = storage != null ? Path.of(storage).toAbsolutePath().getParent().resolve("mqtt")
-                    : context.getDataFile("mqtt").toPath();
+            Path dir = Path.of(config.dataDir());
+            Files.createDirectories(dir);
+            return dir;
         }
+        return defaultDataDir(context);
+    }
+
+    /** The data folder without a dataDir setting: mqtt/ beside the framework storage. */
+    static Path defaultDataDir(BundleContext context) throws IOException {
+        String storage = context.getProperty("launch.storage.dir");
+        Path dir = storage != null ? Path.of(storage).toAbsolutePath().getParent().resolve("mqtt")
+                : context.getDataFile("mqtt").toPath();
         Files.createDirectories(dir);
         return dir;
     }

@@ -40,7 +40,7 @@ public class ConfigVerbs implements Verbs {
                 return null;
             }
             // The appliance's own line: tried, and rolled back if it does not connect (ConfigTrial).
-            ConfigTrial.begin(station.dataDir(), requestId, keys, station.config().configTrialSeconds(), previous);
+            ConfigTrial.begin(station.trialDir(), requestId, keys, station.config().configTrialSeconds(), previous);
             return Reply.LATER;
         });
     }

@@ -35,6 +35,7 @@ final class Station {
     private final Runner runner;
     private final long startedMs = System.currentTimeMillis();
     private volatile Link link;
+    private volatile Path trialDir;
     private volatile java.util.function.Supplier<TreeSet<String>> verbs = TreeSet::new;
     private volatile boolean closing;
     /** What a crash or power loss cut short, until the family of its kind takes it. */
@@ -82,6 +83,20 @@ final class Station {
 
     Path dataDir() {
         return dataDir;
+    }
+
+    /**
+     * Where a set-config of rtbox.mqtt on trial is recorded ({@link ConfigTrial}): the default
+     * data folder, which no setting moves, so that the appliance the new settings start (with
+     * another dataDir, maybe) and the one a rollback starts both find it.
+     */
+    Path trialDir() {
+        Path t = trialDir;
+        return t == null ? dataDir : t;
+    }
+
+    void trialDir(Path dir) {
+        trialDir = dir;
     }
 
     /** Where the {@code plan} verb finds a plan by name. */
