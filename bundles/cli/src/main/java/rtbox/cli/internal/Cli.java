@@ -84,6 +84,10 @@ public class Cli implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
                 java.nio.file.Files.deleteIfExists(file);
+                // and what the JVM rotated it into (-Xlog's filecount: FILE.0, FILE.1 ...)
+                for (int i = 0; i < 100; i++) {
+                    java.nio.file.Files.deleteIfExists(java.nio.file.Path.of(log + "." + i));
+                }
             } catch (java.io.IOException e) {
                 // the launcher removes it at its next start
             }

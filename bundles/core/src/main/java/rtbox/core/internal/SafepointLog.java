@@ -62,14 +62,50 @@ final class SafepointLog {
         return file;
     }
 
-    /** Safepoints that ended in [fromNanos, toNanos], as stalls relative to {@code startNanos}. */
+    /**
+     * Safepoints that ended in [fromNanos, toNanos], as stalls relative to {@code startNanos},
+     * in time order: from {@code file} and the files the JVM rotated it into ({@code FILE.0},
+     * {@code FILE.1} ...: the launcher bounds the log with -Xlog's filecount and filesize, and
+     * a run's pauses may lie on both sides of a rotation).
+     */
     static List<JvmStall> read(Path file, long startNanos, long fromNanos, long toNanos) {
         List<JvmStall> stalls = new ArrayList<>();
-        if (file == null || !Files.isReadable(file)) {
+        if (file == null) {
             return stalls;
         }
-        // Read as a stream, a line at a time: the log of an appliance serving for weeks is not
-        // rotated (filecount=0) and is not to be held whole on a 48 MB heap.
+        for (Path f : withRotated(file)) {
+            readOne(f, startNanos, fromNanos, toNanos, stalls);
+        }
+        stalls.sort(java.util.Comparator.comparingLong(JvmStall::offsetNs));
+        return stalls;
+    }
+
+    /** {@code file}'s rotated siblings ({@code NAME.N}) that exist, then {@code file}. */
+    static List<Path> withRotated(Path file) {
+        List<Path> files = new ArrayList<>();
+        Path dir = file.toAbsolutePath().getParent();
+        String prefix = file.getFileName().toString() + ".";
+        if (dir != null && !dir.toString().startsWith("/proc/")) {
+            try (java.nio.file.DirectoryStream<Path> all = Files.newDirectoryStream(dir, prefix + "*")) {
+                for (Path f : all) {
+                    String n = f.getFileName().toString().substring(prefix.length());
+                    if (!n.isEmpty() && n.chars().allMatch(Character::isDigit)) {
+                        files.add(f);
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                // no rotated files to be read: the current one still is
+            }
+        }
+        files.add(file);
+        return files;
+    }
+
+    private static void readOne(Path file, long startNanos, long fromNanos, long toNanos, List<JvmStall> stalls) {
+        if (!Files.isReadable(file)) {
+            return;
+        }
+        // Read as a stream, a line at a time: a log is not to be held whole on a 48 MB heap.
         try (java.io.BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             for (String line = r.readLine(); line != null; line = r.readLine()) {
                 JvmStall s = parse(line, startNanos);
@@ -83,7 +119,6 @@ final class SafepointLog {
         } catch (IOException | RuntimeException e) {
             // A log we cannot read means less evidence, never a failed run.
         }
-        return stalls;
     }
 
     static JvmStall parse(String line, long startNanos) {
