@@ -6,7 +6,8 @@
 # files, heap used and metaspace after a full collection (jcmd GC.run, GC.heap_info), the result
 # journal's size, the outbox's files and bytes. Flat is the goal: the script prints the start, end
 # and max of each series and whether it grew over 10 %, and the messages sent, received and lost.
-# Writes soak.csv and soak.svg (one panel a series) to OUT.
+# Writes soak.csv and soak.svg (one panel a series) to OUT. The journal is judged against its bound,
+# SOAK_JOURNAL_MAX (default 16 MiB, rtbox.plan's default journalMaxBytes).
 #
 #   flock /tmp/rtbox-heavy.lock bench/soak/run.sh [minutes=60] [interval_s=60] [out=a new /tmp/rtbox-soak.*]
 #
@@ -75,6 +76,9 @@ appliance=soak
 username=soak
 passwordFile=$work/soak.password
 CFG
+# The result journal's bound (rtbox.plan's journalMaxBytes): the shipped default unless told.
+journal_max=${SOAK_JOURNAL_MAX:-16777216}
+echo "journalMaxBytes=$journal_max" > "$RTBOX_HOME/etc/rtbox.plan.cfg"
 # Started directly, never through a function: its exec'ed java keeps the pid $! names.
 "$root/runtime/rtbox" serve > "$out/appliance.log" 2>&1 &
 pids+=($!); appliance=$!
@@ -89,7 +93,7 @@ echo "# $(uname -srm), $(nproc) CPUs, $(java -version 2>&1 | head -1), $(mosquit
 echo "# rtbox at $(cd "$root" && git rev-parse --short HEAD 2>/dev/null || echo '?'), load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 rc=0
 java -cp "$paho" "$here/Soak.java" "tcp://127.0.0.1:$port" "$password" soak "$appliance" "$minutes" "$interval" "$out" \
-  "$pipe" "$RTBOX_DATA/results.journal" "$RTBOX_DATA/mqtt/outbox" || rc=$?
+  "$pipe" "$RTBOX_DATA/results.journal" "$RTBOX_DATA/mqtt/outbox" "$journal_max" || rc=$?
 echo "# load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 if grep -q "OutOfMemoryError" "$out/appliance.log"; then
   echo "soak: the appliance logged an OutOfMemoryError" >&2
