@@ -8,6 +8,10 @@
 # periods: the graph's periods in us (default "1000 250"): at 1 ms its 15 tasks sleep most of
 # each period and start every cycle cold; at 250 us cycles come nearly back to back, as the
 # switcher's round trips do, which tells the hop's cost from the cold start's.
+# And a peer in C for the same path (ring.c): a token around a ring of 15 processes or
+# threads, the graph's driver and clients, at the same policy on the same CPU; ratio
+# graph / ring per hop. The switcher's ping-pong alternates two tasks; fifteen processes
+# on one CPU cost the kernel more per switch (address spaces), which the ring shows.
 #   bench/graph-vs-pipe/run.sh [rounds] [seconds] [cpu] [periods]
 # Run it under the shared lock: flock /tmp/rtbox-heavy.lock bench/graph-vs-pipe/run.sh
 set -euo pipefail
@@ -24,10 +28,12 @@ trap 'rm -rf "$out"' EXIT
 export RTBOX_HOME=$out/home
 mkdir -p "$RTBOX_HOME/etc" && cp "$root"/runtime/etc/* "$RTBOX_HOME/etc/"
 rtbox() { RTBOX_JAR=$jar "$root/runtime/rtbox" "$@"; }
+command -v gcc >/dev/null || { echo "gcc missing: apt-get install gcc" >&2; exit 2; }
+gcc -O2 -pthread -o "$out/ring" "$here/ring.c"
 
 echo "# $(uname -srm), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
 echo "# $rounds rounds of $secs s, CPU $cpu, SCHED_FIFO 80; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-5s %-9s %7s %14s %14s %7s\n' round mode period 'graph us/hop' 'pipe us/hop' ratio
+printf '%-5s %-9s %7s %14s %14s %7s %14s %7s\n' round mode period 'graph us/hop' 'pipe us/hop' ratio 'ring us/hop' ratio
 for r in $(seq 1 "$rounds"); do
   for mode in threads processes; do
     for period in $periods; do
@@ -36,18 +42,22 @@ for r in $(seq 1 "$rounds"); do
     done
     rtbox load pipe mode=rtt ends="$mode" cpu="$cpu" policy=fifo priority=80 -D "${secs}s" \
       --json "$out/pipe-$r-$mode.json" > /dev/null
+    chrt -f 80 taskset -c "$cpu" "$out/ring" 15 20000 "$mode" > "$out/ring-$r-$mode.txt"
     python3 - "$out" "$r" "$mode" $periods <<'PY'
 import json, sys
 out, r, mode, periods = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 p = json.load(open(f"{out}/pipe-{r}-{mode}.json"))["figures"]
 pipe = 1e6 / (2 * p["round_trips_per_s"])
+ring = float(open(f"{out}/ring-{r}-{mode}.txt").read())
 for period in periods:
     g = json.load(open(f"{out}/graph-{r}-{mode}-{period}.json"))["rtbox"]["result"]["figures"]
     hops = g["clients"] + 1
     graph = g["dsp_load_pct"] / 100 * g["period_us"] / hops
-    print(f"{r:<5} {mode:<9} {period:>7} {graph:14.2f} {pipe:14.2f} {graph / pipe:7.3f}")
+    print(f"{r:<5} {mode:<9} {period:>7} {graph:14.2f} {pipe:14.2f} {graph / pipe:7.3f} {ring:14.2f} {graph / ring:7.3f}")
     with open(f"{out}/ratios-{mode}-{period}", "a") as f:
         f.write(f"{graph / pipe}\n")
+    with open(f"{out}/ring-ratios-{mode}-{period}", "a") as f:
+        f.write(f"{graph / ring}\n")
 PY
   done
 done
@@ -55,6 +65,9 @@ for mode in threads processes; do
   for period in $periods; do
     sort -g "$out/ratios-$mode-$period" | awk -v m="$mode" -v p="$period" '{ a[NR] = $1 } END { med = a[int((NR + 1) / 2)];
       printf "%-9s period %5s us: graph/pipe per hop: median %.3f (range %.3f-%.3f) %s\n", m, p, med, a[1], a[NR],
+        med <= 1.2 ? "<= 1.2: met" : "> 1.2: NOT met" }'
+    sort -g "$out/ring-ratios-$mode-$period" | awk -v m="$mode" -v p="$period" '{ a[NR] = $1 } END { med = a[int((NR + 1) / 2)];
+      printf "%-9s period %5s us: graph/C ring per hop: median %.3f (range %.3f-%.3f) %s\n", m, p, med, a[1], a[NR],
         med <= 1.2 ? "<= 1.2: met" : "> 1.2: NOT met" }'
   done
 done
