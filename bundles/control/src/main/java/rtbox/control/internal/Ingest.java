@@ -29,6 +29,9 @@ final class Ingest {
     private final Events events;
     private final BiConsumer<Inbound, IngestStore.Outcome> after;
     private final AtomicLong stored = new AtomicLong(), duplicates = new AtomicLong();
+    /** Stored, by kind: with shared ingest, what this instance took of the fleet's cells and results. */
+    private final Map<Inbound.Kind, java.util.concurrent.atomic.LongAdder> storedByType =
+            new java.util.EnumMap<>(Inbound.Kind.class);
     private final Map<String, AtomicLong> rejected = new LinkedHashMap<>();
     private final Deque<JsonObject> lastRejected = new ArrayDeque<>();
     private final FloodGuard flood;
@@ -47,6 +50,9 @@ final class Ingest {
         this.after = after;
         for (String r : Rejected.REASONS) {
             rejected.put(r, new AtomicLong());
+        }
+        for (Inbound.Kind k : Inbound.Kind.values()) {
+            storedByType.put(k, new java.util.concurrent.atomic.LongAdder());
         }
     }
 
@@ -167,6 +173,7 @@ final class Ingest {
             return;
         }
         stored.incrementAndGet();
+        storedByType.get(m.kind()).increment();
         events.publish(m);
         try {
             after.accept(m, o);
@@ -222,6 +229,9 @@ final class Ingest {
         JsonObject o = new JsonObject();
         o.addProperty("stored", stored.get());
         o.addProperty("duplicates", duplicates.get());
+        JsonObject byType = new JsonObject();
+        storedByType.forEach((k, v) -> byType.addProperty(k.type(), v.sum()));
+        o.add("stored_by_type", byType);
         JsonObject r = new JsonObject();
         rejected.forEach((k, v) -> r.addProperty(k, v.get()));
         o.add("rejected", r);

@@ -55,6 +55,8 @@ class IngestTest extends BothDatabases {
         in.accept(Messages.runTopic("a1", "r1", "result"), Messages.result("a1", "r1", 2, "PASS"));
         assertEquals(2, in.duplicates());
         assertEquals(6, in.stored());
+        assertEquals("{\"status\":1,\"progress\":2,\"cell\":2,\"result\":1,\"reply\":0}",
+                in.health().get("stored_by_type").toString(), "repeats not counted");
         assertEquals(List.of("a1"), appliancesOnline);
         try (Connection c = db.connection()) {
             assertEquals(5, Sql.count(c, "SELECT COUNT(*) FROM message WHERE appliance = 'a1' AND run_id = 'r1'"));
