@@ -59,6 +59,8 @@ final class Link {
     private final Function<String, byte[]> status;
     private final Sink sink;
     private final MqttConnectOptions options;
+    /** The brokers in the configured order ({@link #options} holds them in the order the next attempt tries). */
+    private final String[] configured;
     private final ScheduledExecutorService io;
     private volatile MqttAsyncClient client;
     private volatile boolean connected;
@@ -83,6 +85,7 @@ final class Link {
         this.status = status;
         this.sink = sink;
         this.options = Connection.options(config, Topics.status(appliance), status.apply(Status.OFFLINE));
+        this.configured = options.getServerURIs().clone();
         this.client = newClient();
         this.io = Executors.newSingleThreadScheduledExecutor(Appliance.named("rtbox-mqtt-io"));
     }
@@ -112,9 +115,22 @@ final class Link {
         return lastError;
     }
 
-    /** The brokers this link connects to. */
+    /** The brokers this link connects to, as configured. */
     String brokers() {
-        return String.join(", ", options.getServerURIs());
+        return String.join(", ", configured);
+    }
+
+    /**
+     * The list turned by one: {@code [a, b, c]} gives {@code [b, c, a]}. Paho tries a connect's
+     * URIs in order, but a node that takes the connection and never answers holds the attempt
+     * until it is given up on; the next attempt then starts at the next node, not at that one.
+     */
+    static String[] nextFirst(String[] uris) {
+        String[] next = new String[uris.length];
+        for (int i = 0; i < uris.length; i++) {
+            next[i] = uris[(i + 1) % uris.length];
+        }
+        return next;
     }
 
     /** Publishes what the outbox holds, soon, on the io thread. */
@@ -167,8 +183,11 @@ final class Link {
         } catch (MqttException e) {
             connected = false;
             lastError = Connection.describe(e);
-            Appliance.LOG.warn("cannot connect to " + String.join(", ", options.getServerURIs()) + ": "
-                    + Connection.describe(e) + "; trying again in " + backoffMs + " ms");
+            String[] tried = options.getServerURIs();
+            options.setServerURIs(nextFirst(tried));
+            Appliance.LOG.warn("cannot connect to " + String.join(", ", tried) + ": " + Connection.describe(e)
+                    + "; trying again in " + backoffMs + " ms"
+                    + (tried.length > 1 ? ", from " + options.getServerURIs()[0] : ""));
             try {
                 client.disconnectForcibly(0, 1000, false);
             } catch (MqttException ignored) {
