@@ -91,6 +91,11 @@ final class ArtemisCluster implements AutoCloseable {
         }
     }
 
+    /** Node {@code i}'s process id (its JVM). */
+    long pid(int i) {
+        return nodes[i].pid();
+    }
+
     /** kill -9 of node {@code i}. */
     void kill(int i) throws InterruptedException {
         Process p = nodes[i];

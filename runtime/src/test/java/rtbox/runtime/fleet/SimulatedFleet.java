@@ -26,6 +26,8 @@ public final class SimulatedFleet implements AutoCloseable {
     private volatile boolean planning;
     private volatile int cells;
     private volatile long cellMs;
+    /** When each appliance may start its next plan (epoch ms): spreads the first plans over time. */
+    private volatile long[] notBefore = new long[0];
 
     /**
      * {@code ids[i]}'s password is {@code password.apply(i)}, its brokers {@code brokers.apply(i)};
@@ -78,8 +80,23 @@ public final class SimulatedFleet implements AutoCloseable {
 
     /** Each idle appliance starts a plan of {@code cells} cells, one every {@code cellMs}, again and again. */
     public void runPlans(int cells, long cellMs) {
+        runPlans(cells, cellMs, 0);
+    }
+
+    /**
+     * As {@link #runPlans(int, long)}, the first plans started evenly over {@code spreadMs}
+     * (appliance i after i/N of it), as a fleet whose plans did not all start in one instant:
+     * at a slow pace, a fleet started at once would send its cells in bursts of N.
+     */
+    public void runPlans(int cells, long cellMs, long spreadMs) {
         this.cells = cells;
         this.cellMs = cellMs;
+        long now = System.currentTimeMillis();
+        long[] at = new long[appliances.size()];
+        for (int i = 0; i < at.length; i++) {
+            at[i] = now + spreadMs * i / Math.max(1, at.length);
+        }
+        notBefore = at;
         planning = true;
     }
 
@@ -92,8 +109,11 @@ public final class SimulatedFleet implements AutoCloseable {
         if (!planning) {
             return;
         }
-        for (SimulatedAppliance a : appliances) {
-            if (!a.busy()) {
+        long now = System.currentTimeMillis();
+        long[] at = notBefore;
+        for (int i = 0; i < appliances.size(); i++) {
+            SimulatedAppliance a = appliances.get(i);
+            if ((i >= at.length || now >= at[i]) && !a.busy()) {
                 a.startPlan(cells, cellMs);
             }
         }

@@ -55,6 +55,14 @@ public final class Postgres implements AutoCloseable {
     }
 
     public static Postgres start() throws IOException, InterruptedException {
+        return start("fsync=off");
+    }
+
+    /**
+     * With these server settings ({@code name=value}, each given as {@code -c}); the tests' is
+     * {@code fsync=off}, bench/fleet's {@code track_commit_timestamp=on} (each row's commit time).
+     */
+    public static Postgres start(String... settings) throws IOException, InterruptedException {
         Path bin = bin();
         boolean root = "root".equals(System.getProperty("user.name"));
         Path dir = Files.createTempDirectory("rtbox-pg");
@@ -68,10 +76,18 @@ public final class Postgres implements AutoCloseable {
         Postgres pg = new Postgres(dir, bin, root, port);
         pg.as(List.of(bin.resolve("initdb").toString(), "-D", dir.resolve("data").toString(), "-A", "trust", "-U",
                 "postgres", "-E", "UTF8", "--no-sync"));
+        StringBuilder options = new StringBuilder("-p " + port + " -k " + dir + " -c listen_addresses=127.0.0.1");
+        for (String setting : settings) {
+            options.append(" -c ").append(setting);
+        }
         pg.as(List.of(bin.resolve("pg_ctl").toString(), "-D", dir.resolve("data").toString(), "-l",
-                dir.resolve("log").toString(), "-w", "-t", "60", "-o", "-p " + port + " -k " + dir
-                        + " -c listen_addresses=127.0.0.1 -c fsync=off", "start"));
+                dir.resolve("log").toString(), "-w", "-t", "60", "-o", options.toString(), "start"));
         return pg;
+    }
+
+    /** The server's main process (postmaster.pid's first line); its backends are its children. */
+    public long pid() throws IOException {
+        return Long.parseLong(Files.readAllLines(dir.resolve("data/postmaster.pid")).get(0).strip());
     }
 
     public String url() {
