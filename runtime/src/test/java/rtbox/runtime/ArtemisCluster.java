@@ -58,7 +58,9 @@ final class ArtemisCluster implements AutoCloseable {
                 // Warnings only: Artemis' audit loggers write a line per message at INFO (with the
                 // message's body), which made a node under 200 appliances stall (FleetFaultIT).
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                "-Xmx256m", "-cp", System.getProperty("java.class.path"), ArtemisNode.class.getName(),
+                // 256 MB for the tests; bench/fleet gives 1 GB (-Drtbox.artemis.heap): a node of 256 MB died
+                // in full collections under a backlog of 1,200 90 KB cells for the shared subscription.
+                "-Xmx" + System.getProperty("rtbox.artemis.heap", "256m"), "-cp", System.getProperty("java.class.path"), ArtemisNode.class.getName(),
                 Integer.toString(i), data.toString()));
         for (int p : ports) {
             cmd.add(Integer.toString(p));
