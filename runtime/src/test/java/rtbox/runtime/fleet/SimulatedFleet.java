@@ -28,6 +28,8 @@ public final class SimulatedFleet implements AutoCloseable {
     private volatile long cellMs;
     /** When each appliance may start its next plan (epoch ms): spreads the first plans over time. */
     private volatile long[] notBefore = new long[0];
+    /** Appliances whose plans a test starts itself (a flooder): {@link #runPlans} leaves them alone. */
+    private final java.util.Set<SimulatedAppliance> ownPlans = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /**
      * {@code ids[i]}'s password is {@code password.apply(i)}, its brokers {@code brokers.apply(i)};
@@ -100,6 +102,14 @@ public final class SimulatedFleet implements AutoCloseable {
         planning = true;
     }
 
+    /**
+     * Leaves {@code a} out of {@link #runPlans}: a test starts its plans itself, at a pace of its
+     * own (a flooder), and the fleet's slower plans must not take its idle moments.
+     */
+    public void leaveOutOfPlans(SimulatedAppliance a) {
+        ownPlans.add(a);
+    }
+
     /** No new plan starts; those under way finish. */
     public void stopPlans() {
         planning = false;
@@ -113,7 +123,7 @@ public final class SimulatedFleet implements AutoCloseable {
         long[] at = notBefore;
         for (int i = 0; i < appliances.size(); i++) {
             SimulatedAppliance a = appliances.get(i);
-            if ((i >= at.length || now >= at[i]) && !a.busy()) {
+            if ((i >= at.length || now >= at[i]) && !a.busy() && !ownPlans.contains(a)) {
                 a.startPlan(cells, cellMs);
             }
         }
