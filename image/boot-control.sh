@@ -219,7 +219,7 @@ CULPRIT='def dur: if . >= 10000000 then "\(. / 1000000 | round) ms" else "\(. / 
     else "\(.name) (pid \(if .pid > 0 and .pid != .id then "\(.pid), tid \(.id)" else .id end)\(if .ownJvm then ", this JVM" else "" end)\(if .policy == "SCHED_OTHER" then ", nice \(.priority)" elif .policy != "" then ", \(.policy) \(.priority)" else "" end))" end)
     + " " + (.durationNs | dur);'
 trace_run() {
-  local f="$OUTD/result-rtc_blockio.json" note n top reads spikes attempt
+  local f="$OUTD/result-rtc_blockio.json" note n top reads spikes attempt covered
   # Whether a spike over 10x the median comes in 15 s depends on the host under TCG: one CI run had a
   # 6.2 ms maximum and none. Up to three runs, so that the attribution is checked rather than the host's
   # luck; the test fails only if none of them had a spike.
@@ -228,7 +228,14 @@ trace_run() {
       '{"loads":["blockio:path=/dev/sda"]}' || return 1
     n="$(jq '[.report.result.threads[].spikes[]?] | length' "$f")"
     figure "mqtt_trace_attempt_${attempt}_spikes" "$n"
-    [ "$n" != 0 ] && break
+    # A run whose largest spikes the trace covered none of (events lost, or a stall the guest cannot
+    # see: one CI run had a single 14 ms spike and no event in it) exercises nothing either: run again.
+    # Broken attribution still fails: no run of three would be covered.
+    covered="$(jq '[.report.result.threads[].spikes[]?] | sort_by(-.latencyNs) | .[:'"$TRACE_TOP"']
+      | any((.culprits | length) > 0 or (.detail | contains("kernel'"'"'s trace shows nothing else")))' "$f")"
+    [ "$n" != 0 ] && [ "$covered" = true ] && break
+    [ "$n" != 0 ] && log "rtc under blockio, run $attempt: $n spikes, none of the largest covered by the trace"
+    [ "$n" != 0 ] && continue
     log "rtc under blockio, run $attempt: no spike over 10x the median (p50 $(jq -r .p50_us "$f") us, max $(jq -r .max_us "$f") us)"
   done
   reads="$(jq -r '.report.workloads.blockio.reads // 0' "$f")"
