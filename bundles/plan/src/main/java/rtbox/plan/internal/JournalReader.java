@@ -33,9 +33,7 @@ final class JournalReader {
      */
     static Plans.History history(rtbox.os.AppendLog journal) throws java.io.IOException {
         Map<String, Building> runs = new LinkedHashMap<>();
-        List<String> damaged = new ArrayList<>();
-        List<String> skipped = journal.read(record -> add(runs, damaged, record));
-        skipped.addAll(damaged);
+        List<String> skipped = read(journal, record -> true, building(runs));
         return history(runs, skipped, journal.path().toString());
     }
 
@@ -46,23 +44,14 @@ final class JournalReader {
     static List<String> damaged(rtbox.os.AppendLog journal) throws java.io.IOException {
         java.util.Set<String> heads = new java.util.HashSet<>();
         java.util.Set<String> withCells = new java.util.LinkedHashSet<>();
-        List<String> damaged = new ArrayList<>();
-        List<String> skipped = journal.read(record -> {
-            try {
-                JsonObject o = JsonParser.parseString(record).getAsJsonObject();
-                String type = o.get("type").getAsString();
-                String id = o.get("id").getAsString();
-                switch (type) {
-                    case "plan": heads.add(id); break;
-                    case "cell": withCells.add(id); break;
-                    case "end": break;
-                    default: damaged.add("a record of unknown type '" + type + "' (run " + id + ")");
-                }
-            } catch (RuntimeException e) {
-                damaged.add("a record that is whole but not a journal record: " + e.getMessage());
+        List<String> skipped = read(journal, record -> true, (type, id, o) -> {
+            switch (type) {
+                case "plan": heads.add(id); return true;
+                case "cell": withCells.add(id); return true;
+                case "end": return true;
+                default: return false;
             }
         });
-        skipped.addAll(damaged);
         for (String id : withCells) {
             if (!heads.contains(id)) {
                 skipped.add("run " + id + ": cells without the plan record; skipped");
@@ -77,29 +66,20 @@ final class JournalReader {
      */
     static Plans.Page page(rtbox.os.AppendLog journal, String before, int limit) throws java.io.IOException {
         Map<String, Building> runs = new LinkedHashMap<>();
-        List<String> damaged = new ArrayList<>();
-        List<String> skipped = journal.read(record -> {
-            try {
-                JsonObject o = JsonParser.parseString(record).getAsJsonObject();
-                String type = o.get("type").getAsString();
-                String id = o.get("id").getAsString();
-                Building b = runs.computeIfAbsent(id, k -> new Building());
-                switch (type) {
-                    case "plan":
-                        o.remove("planText"); // a summary has no use for it
-                        b.head = o;
-                        break;
-                    case "cell":
-                        b.cells.add(brief(PlanService.LINE.fromJson(o.get("cell"), CellResult.class)));
-                        break;
-                    case "end": b.end = o; break;
-                    default: damaged.add("a record of unknown type '" + type + "' (run " + id + ")");
-                }
-            } catch (RuntimeException e) {
-                damaged.add("a record that is whole but not a journal record: " + e.getMessage());
+        List<String> skipped = read(journal, record -> true, (type, id, o) -> {
+            Building b = runs.computeIfAbsent(id, k -> new Building());
+            switch (type) {
+                case "plan":
+                    o.remove("planText"); // a summary has no use for it
+                    b.head = o;
+                    return true;
+                case "cell":
+                    b.cells.add(brief(PlanService.LINE.fromJson(o.get("cell"), CellResult.class)));
+                    return true;
+                case "end": b.end = o; return true;
+                default: return false;
             }
         });
-        skipped.addAll(damaged);
         Plans.History h = history(runs, skipped, journal.path().toString());
         return Plans.Page.of(h.runs().stream().map(Plans.Summary::of).toList(), before, limit, h.damaged(),
                 h.journal());
@@ -114,13 +94,8 @@ final class JournalReader {
     /** The run {@code id} in full, or null: a stream that builds that run only. */
     static PlanRun run(rtbox.os.AppendLog journal, String id) throws java.io.IOException {
         Map<String, Building> runs = new LinkedHashMap<>();
-        List<String> damaged = new ArrayList<>();
-        journal.read(record -> {
-            if (id.equals(id(record))) {
-                add(runs, damaged, record);
-            }
-        });
-        List<PlanRun> found = history(runs, damaged, journal.path().toString()).runs();
+        List<String> skipped = read(journal, record -> id.equals(id(record)), building(runs));
+        List<PlanRun> found = history(runs, skipped, journal.path().toString()).runs();
         return found.isEmpty() ? null : found.get(0);
     }
 
@@ -159,21 +134,51 @@ final class JournalReader {
         }
     }
 
-    private static void add(Map<String, Building> runs, List<String> damaged, String record) {
-        try {
-            JsonObject o = JsonParser.parseString(record).getAsJsonObject();
-            String type = o.get("type").getAsString();
-            String id = o.get("id").getAsString();
+    /** A sink that puts whole runs together (plan, cells, end), each run by its id. */
+    private static RecordSink building(Map<String, Building> runs) {
+        return (type, id, o) -> {
             Building b = runs.computeIfAbsent(id, k -> new Building());
             switch (type) {
-                case "plan": b.head = o; break;
-                case "cell": b.cells.add(PlanService.LINE.fromJson(o.get("cell"), CellResult.class)); break;
-                case "end": b.end = o; break;
-                default: damaged.add("a record of unknown type '" + type + "' (run " + id + ")");
+                case "plan": b.head = o; return true;
+                case "cell": b.cells.add(PlanService.LINE.fromJson(o.get("cell"), CellResult.class)); return true;
+                case "end": b.end = o; return true;
+                default: return false;
             }
-        } catch (RuntimeException e) {
-            damaged.add("a record that is whole but not a journal record: " + e.getMessage());
-        }
+        };
+    }
+
+    /** What a reader keeps of one parsed record; false for a type it does not know. */
+    @FunctionalInterface
+    private interface RecordSink {
+        boolean take(String type, String id, JsonObject record);
+    }
+
+    /**
+     * The journal as a stream of parsed records, each handed to {@code sink}: one frame for every
+     * reader, so that each names a record it cannot use in the same words; {@code wanted} picks raw
+     * records before they are parsed (one run's, by id). Returns what was
+     * skipped (damaged lines, records that are not journal records, unknown types).
+     */
+    private static List<String> read(rtbox.os.AppendLog journal, java.util.function.Predicate<String> wanted,
+            RecordSink sink) throws java.io.IOException {
+        List<String> damaged = new ArrayList<>();
+        List<String> skipped = journal.read(record -> {
+            if (!wanted.test(record)) {
+                return;
+            }
+            try {
+                JsonObject o = JsonParser.parseString(record).getAsJsonObject();
+                String type = o.get("type").getAsString();
+                String id = o.get("id").getAsString();
+                if (!sink.take(type, id, o)) {
+                    damaged.add("a record of unknown type '" + type + "' (run " + id + ")");
+                }
+            } catch (RuntimeException e) {
+                damaged.add("a record that is whole but not a journal record: " + e.getMessage());
+            }
+        });
+        skipped.addAll(damaged);
+        return skipped;
     }
 
     private static Plans.History history(Map<String, Building> runs, List<String> damaged, String path) {
