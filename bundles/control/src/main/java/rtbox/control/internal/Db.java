@@ -38,8 +38,12 @@ final class Db implements AutoCloseable {
         }
     }
 
-    /** Every migration, in order. A new one is added here and in db/migration. */
-    static final List<String> MIGRATIONS = List.of("V1__control_room.sql");
+    /**
+     * Every migration, in order. A new one is added here and in db/migration, or in
+     * db/migration/h2 and db/migration/postgresql when the two databases need their own
+     * (V2: PostgreSQL partitions message by site and month, H2 has the columns only).
+     */
+    static final List<String> MIGRATIONS = List.of("V1__control_room.sql", "V2__site.sql");
 
     private final HikariDataSource pool;
     final boolean postgres;
@@ -97,7 +101,7 @@ final class Db implements AutoCloseable {
         try {
             Flyway.configure(cl)
                     .dataSource(ds)
-                    .resourceProvider(new Migrations(cl))
+                    .resourceProvider(new Migrations(cl, postgres ? "postgresql" : "h2"))
                     .placeholders(Map.of("text", postgres ? "TEXT" : "CLOB", "bytes", postgres ? "BYTEA" : "BLOB"))
                     .load()
                     .migrate();
@@ -127,9 +131,10 @@ final class Db implements AutoCloseable {
     private static final class Migrations implements ResourceProvider {
         private final List<LoadableResource> all = new ArrayList<>();
 
-        Migrations(ClassLoader cl) {
+        Migrations(ClassLoader cl, String database) {
             for (String name : MIGRATIONS) {
-                all.add(new Migration(name, read(cl, "db/migration/" + name)));
+                String own = "db/migration/" + database + "/" + name;
+                all.add(new Migration(name, read(cl, cl.getResource(own) != null ? own : "db/migration/" + name)));
             }
         }
 

@@ -3,8 +3,15 @@ package rtbox.control.internal;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
@@ -14,7 +21,9 @@ import com.google.gson.JsonObject;
  * Writes one decoded message: the message row once by (appliance, run, sequence), and
  * what it says about its run, cell and appliance. One transaction per call (a message or a
  * batch of them), and the broker's acknowledgement comes only after it committed, so that
- * it never covers a message that is not in the database.
+ * it never covers a message that is not in the database. Before it, the runs' rows are
+ * made (their site and first time are the partition key of their messages) and, on
+ * PostgreSQL, the partitions their messages go to.
  */
 final class IngestStore {
     /** What storing a message did. {@code cameOnline}: a status that turned an appliance online. */
@@ -33,6 +42,7 @@ final class IngestStore {
 
     /** Stores the messages in order in one transaction: all of them, or none when it throws. */
     List<Outcome> storeAll(List<Inbound> messages, long now) throws SQLException {
+        Map<String, RunKey> runs = runKeys(messages, now);
         try (Connection c = db.connection()) {
             c.setAutoCommit(false);
             try {
@@ -41,13 +51,15 @@ final class IngestStore {
                     out.add(switch (m.kind()) {
                         case STATUS -> status(c, m, now);
                         case REPLY -> reply(c, m, now);
-                        default -> runMessage(c, m, now);
+                        default -> runMessage(c, m, now, runs.get(runKey(m)));
                     });
                 }
                 c.commit();
                 return out;
             } catch (SQLException | RuntimeException e) {
                 c.rollback();
+                // A site's partition may have been dropped (retention): made again on the next try.
+                partitions.clear();
                 throw e;
             }
         }
@@ -107,15 +119,74 @@ final class IngestStore {
         return new Outcome(true, false);
     }
 
-    private Outcome runMessage(Connection c, Inbound m, long now) throws SQLException {
+    /** A run's site and first_seen_ms: the partition key of each of its messages. */
+    record RunKey(String site, long runMs) {
+    }
+
+    private static String runKey(Inbound m) {
+        return m.appliance() + "\n" + m.run();
+    }
+
+    /**
+     * The run row of each run among {@code messages} (made when missing, with the appliance's
+     * site of this moment, '' when it has none), committed before the batch's transaction,
+     * and on PostgreSQL the partition of message that each run's messages go to, made when
+     * missing ({@code rtbox_message_partition}, postgresql/V2__site.sql). Outside the batch's
+     * transaction, which then holds no lock on message while a partition is made (two
+     * instances making partitions inside their ingest would wait on each other).
+     */
+    private Map<String, RunKey> runKeys(List<Inbound> messages, long now) throws SQLException {
+        Map<String, RunKey> keys = new HashMap<>();
+        List<Inbound> firsts = new ArrayList<>();
+        for (Inbound m : messages) {
+            if (m.kind() != Inbound.Kind.STATUS && m.kind() != Inbound.Kind.REPLY && keys.putIfAbsent(runKey(m), NONE) == null) {
+                firsts.add(m);
+            }
+        }
+        if (firsts.isEmpty()) {
+            return keys;
+        }
+        try (Connection c = db.connection()) {
+            c.setAutoCommit(false);
+            try {
+                for (Inbound m : firsts) {
+                    Sql.insertIfAbsent(c, db.postgres, "INSERT INTO run (appliance, run_id, site, first_seen_ms) VALUES"
+                            + " (?, ?, COALESCE((SELECT site FROM appliance WHERE id = ?), ''), ?)", m.appliance(), m.run(),
+                            m.appliance(), now);
+                    keys.put(runKey(m), Sql.one(c, "SELECT site, first_seen_ms FROM run WHERE appliance = ? AND run_id = ?",
+                            rs -> new RunKey(rs.getString(1), rs.getLong(2)), m.appliance(), m.run()));
+                }
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+            if (db.postgres) {
+                c.setAutoCommit(true);
+                for (RunKey k : keys.values()) {
+                    String month = k.site() + "\n" + YearMonth.from(Instant.ofEpochMilli(k.runMs()).atZone(ZoneOffset.UTC));
+                    if (!partitions.contains(month)) {
+                        Sql.one(c, "SELECT rtbox_message_partition(?, ?)", rs -> rs.getString(1), k.site(), k.runMs());
+                        partitions.add(month);
+                    }
+                }
+            }
+        }
+        return keys;
+    }
+
+    private static final RunKey NONE = new RunKey("", 0);
+    /** The site-months whose partition is known to exist (PostgreSQL). */
+    private final Set<String> partitions = ConcurrentHashMap.newKeySet();
+
+    private Outcome runMessage(Connection c, Inbound m, long now, RunKey run) throws SQLException {
         seen(c, m.appliance(), now);
-        if (!Sql.insertIfAbsent(c, db.postgres, "INSERT INTO message (appliance, run_id, seq, type, received_ms, payload)"
-                + " VALUES (?, ?, ?, ?, ?, ?)", m.appliance(), m.run(), m.sequence(), m.kind().type(), now, m.raw())) {
+        if (!Sql.insertIfAbsent(c, db.postgres, "INSERT INTO message (appliance, run_id, seq, type, received_ms, payload,"
+                + " site, run_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", m.appliance(), m.run(), m.sequence(), m.kind().type(),
+                now, m.raw(), run.site(), run.runMs())) {
             return new Outcome(false, false);
         }
         JsonObject j = m.json();
-        Sql.insertIfAbsent(c, db.postgres, "INSERT INTO run (appliance, run_id, first_seen_ms) VALUES (?, ?, ?)",
-                m.appliance(), m.run(), now);
         boolean plan = "plan".equals(Json.string(j, "kind")) || j.has("cell_name") || j.has("cells_planned");
         switch (m.kind()) {
             case PROGRESS -> {
