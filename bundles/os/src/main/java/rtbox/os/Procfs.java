@@ -80,9 +80,74 @@ public final class Procfs {
         return tgidIn(head, n);
     }
 
+    /**
+     * {@link Procfs#tgid} with buffers of its own, for a loop: the path is written into native
+     * memory and the file's head read there, so a lookup allocates nothing (the trace reader
+     * looks up every thread id it sees first; {@code tgid} made about 1 kB of garbage each, a
+     * path, a stream and its buffer). One thread at a time.
+     *
+     * @since 1.10
+     */
+    public static final class Tgids {
+        private static final int HEAD = 512;
+        private final com.sun.jna.Memory path = new com.sun.jna.Memory(32);
+        private final com.sun.jna.Memory buffer = new com.sun.jna.Memory(HEAD);
+        private final com.sun.jna.NativeLong count = new com.sun.jna.NativeLong(HEAD);
+        private final byte[] head = new byte[HEAD];
+        private final byte[] name = new byte[32];
+
+        /** The thread group (process) of thread id {@code tid}, from /proc/TID/status; 0 when the thread is gone. */
+        public int of(int tid) {
+            if (tid <= 0) {
+                return 0;
+            }
+            int n = 0;
+            for (byte b : PROC) {
+                name[n++] = b;
+            }
+            int digits = 1;
+            for (int t = tid; t >= 10; t /= 10) {
+                digits++;
+            }
+            for (int i = digits - 1, t = tid; i >= 0; i--, t /= 10) {
+                name[n + i] = (byte) ('0' + t % 10);
+            }
+            n += digits;
+            for (byte b : STATUS) {
+                name[n++] = b;
+            }
+            name[n++] = 0;
+            path.write(0, name, 0, n);
+            int fd = rtbox.os.internal.LibCIo.openat(rtbox.os.internal.LibCIo.AT_FDCWD, path,
+                    rtbox.os.internal.LibCIo.O_RDONLY | rtbox.os.internal.LibCIo.O_CLOEXEC);
+            if (fd < 0) {
+                return 0; // gone already
+            }
+            try {
+                // One read: the kernel makes the whole file at once and hands out its head (Tgid is line 4).
+                int r = rtbox.os.internal.LibCIo.read(fd, buffer, count);
+                buffer.read(0, head, 0, r);
+                return tgidIn(head, r);
+            } catch (com.sun.jna.LastErrorException e) {
+                return 0;
+            } finally {
+                try {
+                    rtbox.os.internal.LibCIo.close(fd);
+                } catch (com.sun.jna.LastErrorException e) {
+                    // the descriptor is gone either way
+                }
+            }
+        }
+
+        private static final byte[] PROC = {'/', 'p', 'r', 'o', 'c', '/'};
+        private static final byte[] STATUS = {'/', 's', 't', 'a', 't', 'u', 's'};
+    }
+
     /** The number after "Tgid:" at the start of a line of the first {@code n} bytes; 0 without one. */
+    private static final byte[] TGID = {'T', 'g', 'i', 'd', ':'};
+
     static int tgidIn(byte[] status, int n) {
-        byte[] key = {'T', 'g', 'i', 'd', ':'};
+        byte[] key = TGID;
         for (int i = 0; i + key.length <= n; i++) {
             if ((i == 0 || status[i - 1] == '\n') && java.util.Arrays.equals(status, i, i + key.length, key, 0,
                     key.length)) {

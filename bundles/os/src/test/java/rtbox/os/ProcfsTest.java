@@ -41,6 +41,36 @@ class ProcfsTest {
     }
 
     @Test
+    void tgidsFindsTheGroupOfEveryThreadAndAllocatesNothing() throws Exception {
+        int pid = (int) ProcessHandle.current().pid();
+        Procfs.Tgids tgids = new Procfs.Tgids();
+        java.util.List<Integer> tids = new java.util.ArrayList<>();
+        try (var tasks = Files.list(Path.of("/proc/self/task"))) {
+            tasks.forEach(t -> tids.add(Integer.parseInt(t.getFileName().toString())));
+        }
+        for (int tid : tids) {
+            assertEquals(pid, tgids.of(tid), "thread " + tid); // one digit count or another
+        }
+        assertEquals(1, tgids.of(1), "init is its own group");
+        assertEquals(0, tgids.of(Integer.MAX_VALUE), "a thread that is not there");
+        assertEquals(0, tgids.of(0));
+        var mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        int first = tids.get(0);
+        long sum = 0;
+        for (int i = 0; i < 2000; i++) { // compiled
+            sum += tgids.of(first);
+        }
+        long before = mx.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < 2000; i++) {
+            sum += tgids.of(i % 2 == 0 ? first : Integer.MAX_VALUE);
+        }
+        long allocated = mx.getCurrentThreadAllocatedBytes() - before;
+        assertEquals(3000L * pid, sum, "2,000 then 1,000 lookups of our own thread");
+        // Procfs.tgid made about 1 kB a lookup: 2 MB here. A few hundred bytes of class loading may land inside.
+        assertTrue(allocated < 2000, allocated + " bytes allocated in 2,000 lookups");
+    }
+
+    @Test
     void aMissingFileIsAnIOExceptionNamingIt() {
         IOException e = assertThrows(IOException.class, () -> Procfs.kernel("no_such_setting"));
         assertTrue(e.getMessage().contains("/proc/sys/kernel/no_such_setting"), e.getMessage());

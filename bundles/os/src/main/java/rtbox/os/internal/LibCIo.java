@@ -31,6 +31,15 @@ public final class LibCIo {
 
     public static native int open(String path, int flags) throws LastErrorException;
 
+    /**
+     * With {@link #AT_FDCWD}, open(2) of a NUL-terminated path in native memory: nothing to
+     * convert, and -1 on failure without an exception (one with its stack trace is some 4 kB),
+     * so no allocation either way.
+     */
+    public static native int openat(int dirfd, Pointer path, int flags);
+
+    public static final int AT_FDCWD = -100;
+
     /** off64_t on both architectures (JNA reads i386's edx:eax pair for a long return). */
     public static native long lseek64(int fd, long offset, int whence) throws LastErrorException;
 

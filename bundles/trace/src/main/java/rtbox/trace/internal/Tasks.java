@@ -38,6 +38,7 @@ final class Tasks {
         }
     }
 
+    private final rtbox.os.Procfs.Tgids tgids = new rtbox.os.Procfs.Tgids();
     private final Map<Integer, Task> byTid = new HashMap<>();
     /**
      * The last task seen per tid modulo its size, in front of {@link #byTid}: events name the
@@ -85,9 +86,9 @@ final class Tasks {
         return irqNames.getOrDefault(irq, "?");
     }
 
-    /** The thread group (process) of a thread id; 0 when it is gone. */
-    static int tgid(int tid) {
-        return rtbox.os.Procfs.tgid(tid);
+    /** The thread group (process) of a thread id; 0 when it is gone. Allocates nothing (a new thread's Task aside). */
+    private int tgid(int tid) {
+        return tgids.of(tid);
     }
 
     /**
