@@ -158,20 +158,22 @@ public class Cli implements Callable<Integer> {
         PrintWriter out = new PrintWriter(System.out, true);
         PrintWriter err = new PrintWriter(System.err, true);
         boolean planBundle = planBundleWired();
-        CommandLine cl = new CommandLine(new RtboxCommand())
-                .addSubcommand("run", new RunCommand(runner, planBundle ? PlanCommands.journal(() -> plans) : null))
-                .addSubcommand("probes", new ProbesCommand(runner))
-                .addSubcommand("load", new LoadCommand(runner))
-                .addSubcommand("selftest", new SelftestCommand(runner))
-                .addSubcommand("serve", new ServeCommand(context, stopped));
+        CommandTree tree = new CommandTree(args, wholeTree);
+        CommandLine cl = new CommandLine(new RtboxCommand());
+        tree.add(cl, "run", RunCommand.class,
+                () -> new RunCommand(runner, planBundle ? PlanCommands.journal(() -> plans) : null));
+        tree.add(cl, "probes", ProbesCommand.class, () -> new ProbesCommand(runner));
+        tree.add(cl, "load", LoadCommand.class, () -> new LoadCommand(runner));
+        tree.add(cl, "selftest", SelftestCommand.class, () -> new SelftestCommand(runner));
+        tree.add(cl, "serve", ServeCommand.class, () -> new ServeCommand(context, stopped));
         if (planBundle) {
-            PlanCommands.add(cl, () -> plans);
+            PlanCommands.add(cl, tree, () -> plans);
         } else {
             cl.addSubcommand("plan", new MissingBundleCommand("plans", PLAN_BUNDLE));
             cl.addSubcommand("results", new MissingBundleCommand("the result journal", PLAN_BUNDLE));
         }
         for (Object command : extraCommands) {
-            cl.addSubcommand(command);
+            tree.add(cl, command);
         }
         cl.addSubcommand("help", new CommandLine.HelpCommand());
         HelpOptions.addEverywhere(cl);
@@ -200,6 +202,14 @@ public class Cli implements Callable<Integer> {
     }
 
     static final String PLAN_BUNDLE = "rtbox.plan";
+
+    /** Build every command, not only the one a line names ({@link CommandTree}): CommandTreeTest's reference. */
+    boolean wholeTree;
+
+    /** {@link #execute} for the tests: a line's answer with the tree built as {@link #wholeTree} says. */
+    int executeForTest(String[] args) {
+        return execute(args, true);
+    }
 
     /**
      * Whether this bundle sees rtbox.plan's API (its optional import is wired, or the classes are

@@ -15,12 +15,12 @@ final class PlanCommands {
     }
 
     /** Adds {@code plan check|run} and {@code results}, which find the plan service through {@code plans}. */
-    static void add(CommandLine cl, Supplier<Object> plans) {
+    static void add(CommandLine cl, CommandTree tree, Supplier<Object> plans) {
         Supplier<Plans> typed = () -> (Plans) plans.get();
-        cl.addSubcommand("plan", new CommandLine(new PlanCommand())
+        tree.add(cl, "plan", PlanCommand.class, () -> new CommandLine(new PlanCommand())
                 .addSubcommand("check", new PlanCommand.Check(typed))
                 .addSubcommand("run", new PlanCommand.Run(typed)));
-        cl.addSubcommand("results", new ResultsCommand(typed));
+        tree.add(cl, "results", ResultsCommand.class, () -> new ResultsCommand(typed));
     }
 
     /** The result journal for {@code rtbox run}: the plan service when it is active, else nothing is journalled. */
