@@ -8,11 +8,15 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.jar.Attributes;
 import java.util.jar.JarFile;
+import java.util.jar.Manifest;
 import java.util.zip.ZipEntry;
 
 /**
@@ -31,10 +35,12 @@ final class NestedJars {
     private final List<String> runpath = new ArrayList<>();
     private final List<String> bundles = new ArrayList<>();
     private final Properties launch = new Properties();
+    private final Manifest manifest;
 
     NestedJars(Path rtboxJar) throws IOException {
         outer = new JarFile(rtboxJar.toFile(), false);
-        String rp = outer.getManifest().getMainAttributes().getValue("Embedded-Runpath");
+        manifest = outer.getManifest();
+        String rp = manifest.getMainAttributes().getValue("Embedded-Runpath");
         for (String p : split(rp)) {
             runpath.add(p);
         }
@@ -75,6 +81,19 @@ final class NestedJars {
     /** The embedded bundles in start order, as {@code jar/NAME.jar}: also their locations in the framework. */
     List<String> bundles() {
         return bundles;
+    }
+
+    /**
+     * The bundles by location, each with its {@code SHA-256-Digest} in rtbox.jar's manifest
+     * ({@code -digests} in cnf/appliance.bnd), or null where the manifest has none.
+     */
+    Map<String, String> digests() {
+        Map<String, String> out = new HashMap<>();
+        for (String b : bundles) {
+            Attributes a = manifest.getAttributes(b);
+            out.put(b, a == null ? null : a.getValue("SHA-256-Digest"));
+        }
+        return out;
     }
 
     /** The entry as a file in {@code cache}, copied there if it is not yet. */
