@@ -15,6 +15,9 @@
 # Like for like: rtbox-notrace against cyclictest, rtbox against cyclictest+trace; and
 # each side's trace cost, traced against bare.
 #   bench/timer-vs-cyclictest/run.sh [rounds] [seconds per run] [cpu] [priority]
+# With RTBOX_BASELINE_LAUNCHER=PATH (another launcher script, e.g. main's before a change of
+# its JVM flags), two more arms, rtbox(base) and rtbox-notrace(base), run that launcher with
+# the same jar, and their ratios are printed beside the others'.
 set -euo pipefail
 rounds=${1:-8}
 seconds=${2:-5}
@@ -50,16 +53,21 @@ arm() {
       echo 1 > "$instance/tracing_on"
       ct "$out/ctt-$2.json"
       echo 0 > "$instance/tracing_on"; rmdir "$instance" ;;
-    on|off)
-      RTBOX_HOME=$out/home-$1 RTBOX_JAR=$root/runtime/target/rtbox.jar "$root/runtime/rtbox" run timer -q -m \
+    on|off|bon|boff)
+      local launcher=$root/runtime/rtbox v=$1
+      case $1 in b*) launcher=$RTBOX_BASELINE_LAUNCHER; v=${1#b} ;; esac
+      RTBOX_HOME=$out/home-$v RTBOX_JAR=$root/runtime/target/rtbox.jar "$launcher" run timer -q -m \
         -p "$prio" -i 1000 -a "$cpu" -D "${seconds}s" -h 20000 --json "$out/rt$1-$2.json" >"$out/log-$1-$2" 2>&1 || true ;;
   esac
 }
 arms=(ct ctt on off)
+[ -n "${RTBOX_BASELINE_LAUNCHER:-}" ] && arms+=(bon boff)
+n=${#arms[@]}
 for r in $(seq 1 "$rounds"); do
-  for i in 0 1 2 3; do arm "${arms[$(( (i + r) % 4 ))]}" "$r"; done
+  for i in $(seq 0 $((n - 1))); do arm "${arms[$(( (i + r) % n ))]}" "$r"; done
 done
-python3 - "$out" "$rounds" <<'PY'
+echo "load average $(cut -d' ' -f1-3 /proc/loadavg)"
+python3 - "$out" "$rounds" "${RTBOX_BASELINE_LAUNCHER:+base}" <<'PY'
 import json, sys, statistics as st
 out, rounds = sys.argv[1], int(sys.argv[2])
 def pct(hist, n, q):
@@ -73,6 +81,9 @@ def figures(path):
     h, n = t["histogram"], t["cycles"]
     return pct(h, n, .5), pct(h, n, .99), t["max"]
 names = {"ct": "cyclictest", "ctt": "cyclictest+trace", "rton": "rtbox", "rtoff": "rtbox-notrace"}
+base = len(sys.argv) > 3 and sys.argv[3] == "base"
+if base:
+    names.update({"rtbon": "rtbox(base)", "rtboff": "rtbox-notrace(base)"})
 rows = []
 for r in range(1, rounds + 1):
     row = {k: figures(f"{out}/{k}-{r}.json") for k in names}
@@ -81,7 +92,10 @@ for r in range(1, rounds + 1):
 print("(p50/p99/max in us)")
 def ratio(a, b, i):
     return st.median(x[a][i] / x[b][i] for x in rows if x[b][i])
-for a, b in (("rtoff", "ct"), ("rton", "ctt"), ("rton", "ct"), ("ctt", "ct"), ("rton", "rtoff")):
+pairs = [("rtoff", "ct"), ("rton", "ctt"), ("rton", "ct"), ("ctt", "ct"), ("rton", "rtoff")]
+if base:
+    pairs += [("rtboff", "ct"), ("rtbon", "ctt"), ("rton", "rtbon"), ("rtoff", "rtboff")]
+for a, b in pairs:
     print(f"{names[a]:>16} / {names[b]:<16} p50 {ratio(a, b, 0):.2f}  p99 {ratio(a, b, 1):.2f}  max {ratio(a, b, 2):.2f}"
           f"  (median of {rounds} rounds)")
 PY
