@@ -34,6 +34,14 @@ final class ArtemisCluster implements AutoCloseable {
         }
     }
 
+    private long reapMs = 30_000;
+
+    /** Addresses without a queue are deleted this long after they were made (ArtemisNode; 30 s). */
+    ArtemisCluster reapAfterMs(long ms) {
+        reapMs = ms;
+        return this;
+    }
+
     /** Starts every node and waits until each serves. */
     ArtemisCluster start() throws Exception {
         for (int i = 0; i < nodes.length; i++) {
@@ -58,9 +66,11 @@ final class ArtemisCluster implements AutoCloseable {
                 // Warnings only: Artemis' audit loggers write a line per message at INFO (with the
                 // message's body), which made a node under 200 appliances stall (FleetFaultIT).
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                // 256 MB for the tests; bench/fleet gives 1 GB (-Drtbox.artemis.heap): a node of 256 MB died
-                // in full collections under a backlog of 1,200 90 KB cells for the shared subscription.
-                "-Xmx" + System.getProperty("rtbox.artemis.heap", "256m"), "-cp", System.getProperty("java.class.path"), ArtemisNode.class.getName(),
+                // 256 MB for the tests; bench/fleet sets it with -Drtbox.artemis.heap. (A node of 256 MB
+                // once died in full collections: its bridges' duplicate-id caches, one per run topic,
+                // not the messages; ArtemisNode.)
+                "-Xmx" + System.getProperty("rtbox.artemis.heap", "256m"), "-Drtbox.artemis.reapMs=" + reapMs,
+                "-cp", System.getProperty("java.class.path"), ArtemisNode.class.getName(),
                 Integer.toString(i), data.toString()));
         for (int p : ports) {
             cmd.add(Integer.toString(p));
@@ -126,5 +136,26 @@ final class ArtemisCluster implements AutoCloseable {
                 nodes[i] = null;
             }
         }
+    }
+
+    /** A JVM's class histogram after a full collection: class name to {instances, bytes}. */
+    static java.util.Map<String, long[]> histogram(long pid) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                Long.toString(pid), "GC.class_histogram").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor(60, TimeUnit.SECONDS);
+        java.util.Map<String, long[]> m = new java.util.HashMap<>();
+        for (String line : out.split("\n")) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length >= 4 && f[0].endsWith(":")) {
+                m.put(f[3], new long[] {Long.parseLong(f[1]), Long.parseLong(f[2])});
+            } else if (f.length == 3 && f[0].equals("Total")) {
+                m.put("Total", new long[] {Long.parseLong(f[1]), Long.parseLong(f[2])});
+            }
+        }
+        if (!m.containsKey("Total")) {
+            throw new IllegalStateException("no class histogram of node " + pid + ": " + out);
+        }
+        return m;
     }
 }

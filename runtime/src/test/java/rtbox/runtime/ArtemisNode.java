@@ -53,12 +53,30 @@ public final class ArtemisNode {
                 others.add("node" + i);
             }
         }
+        // No duplicate detection on the cluster's bridges: with it, a node keeps a cache of
+        // 20,000 ids (an 80 KB array at once) for every address a bridge ever brought it, and
+        // never frees it, since rtbox's addresses (a run's topics) have no queue of their own.
+        // Each run is three new addresses, so the node that holds the shared subscription filled
+        // its heap with these caches after some thousand runs, whatever the messages' size
+        // (docs/fleet.md, "The broker node's heap"). Without it a bridge that resends after a
+        // failure may deliver a message twice: QoS 1 allows that, and the control room stores a
+        // message once.
         c.addClusterConfiguration(new ClusterConnectionConfiguration().setName("rtbox").setConnectorName("node" + index)
                 .setStaticConnectors(others).setMessageLoadBalancingType(MessageLoadBalancingType.ON_DEMAND)
-                .setRetryInterval(500).setReconnectAttempts(-1).setMaxHops(1));
+                .setRetryInterval(500).setReconnectAttempts(-1).setMaxHops(1).setDuplicateDetection(false));
         // A shared subscription's queue on a node whose consumer is gone hands its messages to
         // the nodes that still have consumers, at once.
         c.addAddressSetting("#", new AddressSettings().setRedistributionDelay(0));
+        // rtbox's addresses without a queue of their own (every run's topics: subscriptions are
+        // on wildcard addresses) are deleted a while after they were made (about 10 KB each on
+        // a node: its paging store, cursors and bindings); a message on one makes it again.
+        // Artemis deletes an auto-created address only once a queue was removed from it,
+        // unless the usage check is skipped. Queues (subscriptions, retained messages) keep
+        // their addresses.
+        long reapMs = Long.getLong("rtbox.artemis.reapMs", 30_000);
+        c.setAddressQueueScanPeriod(reapMs);
+        c.addAddressSetting("rtbox.#", new AddressSettings().setRedistributionDelay(0).setAutoDeleteAddresses(true)
+                .setAutoDeleteAddressesSkipUsageCheck(true).setAutoDeleteAddressesDelay(reapMs));
         EmbeddedActiveMQ broker = new EmbeddedActiveMQ();
         broker.setConfiguration(c);
         broker.start();

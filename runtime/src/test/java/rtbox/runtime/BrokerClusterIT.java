@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -41,7 +42,9 @@ class BrokerClusterIT {
 
     @BeforeAll
     static void start() throws Exception {
-        cluster = new ArtemisCluster(dir, 3).start();
+        // Addresses without a queue go after 5 s here (30 s as deployed), so that the test of
+        // their removal is short.
+        cluster = new ArtemisCluster(dir, 3).reapAfterMs(5000).start();
         // The nodes find each other within a few retry intervals (500 ms) of the last start.
         Thread.sleep(3000);
     }
@@ -231,5 +234,61 @@ class BrokerClusterIT {
     void aSharedSubscriptionWhoseMembersAreOnTwoNodesGivesEveryResultToOneOfThem() throws Exception {
         int[] per = share(1, 2, 300, "apart");
         assertTrue(per[0] == 300 || per[1] == 300, "one member took all: " + per[0] + " / " + per[1]);
+    }
+
+    /**
+     * Every run's topic is a new Artemis address, on node 0 where an appliance publishes and on
+     * node 1 where the shared subscription is, through a cluster bridge. Node 1 once kept, for
+     * each such address, a duplicate-id cache of 20,000 ids (80 KB at once) and the address
+     * itself (about 10 KB), forever: a few thousand runs filled a 256 MB or 1 GB heap
+     * (bench/fleet, docs/fleet.md). Counted here with a class histogram of node 1 (jcmd, after a
+     * full collection): 2,000 results on 2,000 run topics leave no duplicate-id cache, and their
+     * addresses are deleted once unused.
+     */
+    @Test
+    void aRunsTopicsLeaveNothingBehindOnTheNodeThatHoldsTheSharedSubscription() throws Exception {
+        int n = 2000;
+        long node = cluster.pid(1);
+        Map<String, long[]> before = ArtemisCluster.histogram(node);
+        try (Client pub = new Client(cluster.uri(0), "pub-many");
+                Client member = new Client(cluster.uri(1), "many-1").subscribe("$share/many/rtbox/v1/up/+/runs/#")) {
+            Thread.sleep(3000); // the member's binding reaches node 0
+            for (int i = 0; i < n; i++) {
+                pub.publish("rtbox/v1/up/m" + (i % 10) + "/runs/many-r" + i + "/cell", Integer.toString(i), false);
+            }
+            Set<String> seen = new java.util.HashSet<>();
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (seen.size() < n && System.currentTimeMillis() < deadline) {
+                String[] m = member.next(100);
+                if (m != null) {
+                    seen.add(m[1]);
+                }
+            }
+            assertEquals(n, seen.size(), "every result delivered: " + cluster.tail());
+            Map<String, long[]> after = ArtemisCluster.histogram(node);
+            long caches = count(after, "PersistentDuplicateIDCache") - count(before, "PersistentDuplicateIDCache");
+            long addresses = count(after, "core.server.impl.AddressInfo") - count(before, "core.server.impl.AddressInfo");
+            System.out.println("finding: " + n + " results on " + n + " run topics from node 0: node 1 has " + addresses
+                    + " more addresses, " + caches + " more duplicate-id caches, live heap " + mb(before) + " -> "
+                    + mb(after) + " MB");
+            assertTrue(caches < n / 20, "a duplicate-id cache per bridged address came back: " + caches);
+            long left = addresses;
+            for (long end = System.currentTimeMillis() + 30_000; left > n / 20 && System.currentTimeMillis() < end;) {
+                Thread.sleep(2000);
+                left = count(ArtemisCluster.histogram(node), "core.server.impl.AddressInfo")
+                        - count(before, "core.server.impl.AddressInfo");
+            }
+            System.out.println("finding: node 1's run addresses left after the reaper: " + left);
+            assertTrue(left < n / 20, "the run topics' addresses stay on node 1: " + left + " of " + addresses);
+        }
+    }
+
+    private static long count(Map<String, long[]> histogram, String classSuffix) {
+        return histogram.entrySet().stream().filter(e -> e.getKey().endsWith(classSuffix)).mapToLong(e -> e.getValue()[0])
+                .sum();
+    }
+
+    private static long mb(Map<String, long[]> histogram) {
+        return histogram.get("Total")[1] >> 20;
     }
 }
