@@ -5,7 +5,7 @@
 # only the sampling is measured), at a 10 ms and a 4 ms tick. Goal: <= 0.5 % of a core
 # at 10 ms.
 # A policy and a load may be given, e.g. iso@70 60: a class near its limit, where the
-# supervisor wakes every tick (far from it, as at iso@100, every 4th tick).
+# supervisor wakes more often than far from it (as at iso@100).
 #   flock /tmp/rtbox-heavy.lock bench/iso-supervisor/run.sh [ends] [policy] [load]
 set -euo pipefail
 ends=${1:-threads}

@@ -48,11 +48,11 @@ final class IsoSupervisor implements AutoCloseable {
     /** ...then once in this long: a thread moved into the ISO band later is found within it. */
     static final long RECHECK_NS = 1_000_000_000L;
     /**
-     * Far from iso_cpu ({@link IsoRule#near} false over this many ticks) the supervisor wakes
-     * every this many ticks: a wake-up alone costs 25-44 us of CPU on the development VM
-     * under load, most of the supervisor's cost at a 10 ms tick.
+     * The supervisor wakes only when the rule can have something to do ({@link
+     * IsoRule#quietTicks}), at the latest at the next thread scan: a wake-up alone costs
+     * 25-44 us of CPU on the development VM, most of the supervisor's cost at a 10 ms tick.
      */
-    static final int FAR_STRIDE = 4;
+    private final int maxStride;
     /** Demotions and promotions kept with their times (ns since start), for the run's record. */
     static final int MAX_TRANSITIONS = 1024;
 
@@ -84,6 +84,7 @@ final class IsoSupervisor implements AutoCloseable {
     IsoSupervisor(IsoRule rule, long tickNs, SchedPolicy isoPolicy, int isoPriority) {
         this.rule = rule;
         this.tickNs = tickNs;
+        this.maxStride = (int) Math.max(1, SCAN_NS / tickNs);
         this.isoPolicy = isoPolicy;
         this.isoPriority = isoPriority;
         this.thread = new Thread(this::loop, "rtbox-iso-supervisor");
@@ -324,9 +325,9 @@ final class IsoSupervisor implements AutoCloseable {
                         }
                     }
                 }
-                // The next wake-up: the next tick, or, far from the limit (nothing can change
-                // over FAR_STRIDE ticks even at the fastest rise), FAR_STRIDE ticks on.
-                long step = rule.near(FAR_STRIDE * tickNs) ? tickNs : FAR_STRIDE * tickNs;
+                // The next wake-up: as many ticks on as nothing can change over, even at the
+                // share's fastest rise (or fall, demoted), and no later than the next scan.
+                long step = rule.quietTicks(tickNs, maxStride) * tickNs;
                 next += step;
                 if (now - next > tickNs) {
                     next = now + step; // late by more than a tick (a stall): no catching up in a burst

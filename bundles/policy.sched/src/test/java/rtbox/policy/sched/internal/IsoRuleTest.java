@@ -106,31 +106,60 @@ class IsoRuleTest {
         assertFalse(r.demoted());
     }
 
-    /** Near: over 80 % of iso_cpu (now, or at the fastest rise over a horizon), or demoted; never at iso_cpu 100. */
+    /**
+     * Quiet ticks: as many as the share cannot cross in, rising at 1.5 (or falling at 0,
+     * demoted), by the straight-line bound; hand-computed at w = tick / period = 0.01.
+     */
     @Test
-    void nearTheLimitIsOverEightyPercentOfItOrDemoted() {
-        IsoRule r = new IsoRule(50, PERIOD);
-        assertFalse(r.near(0));
-        // A whole period at 40 % in one sample: share 0.4 = 80 % of 0.5, not over it.
-        r.sample(PERIOD * 4 / 10, PERIOD, 1);
-        assertEquals(0.4, r.share(), 1e-9);
-        assertFalse(r.near(0));
-        r.sample(PERIOD * 45 / 100, PERIOD, 1);
-        assertTrue(r.near(0));
-        assertEquals(Change.DEMOTE, r.sample(PERIOD, PERIOD, 1));
-        // Demoted: near whatever the share, until promoted.
-        assertEquals(Change.NONE, r.sample(PERIOD * 46 / 100, PERIOD, 1));
-        assertTrue(r.near(0));
-        assertEquals(Change.PROMOTE, r.sample(0, PERIOD, 1));
-        assertFalse(r.near(0));
-        // Over a horizon the share could rise to: 0.35 + (1.5 - 0.35) x 1/4 = 0.6375 > 0.4.
-        IsoRule rising = new IsoRule(50, PERIOD);
-        rising.sample(PERIOD * 35 / 100, PERIOD, 1);
-        assertFalse(rising.near(0));
-        assertTrue(rising.near(TICK));
-        IsoRule hundred = new IsoRule(100, PERIOD);
-        hundred.sample(PERIOD, PERIOD, 1);
-        assertFalse(hundred.near(TICK));
+    void quietTicksAreTheTicksTheShareCannotCrossIn() {
+        long period = 100 * TICK;
+        IsoRule r = new IsoRule(50, period);
+        // From 0: 0.5 / (1.5 x 0.01) = 33.3.
+        assertEquals(33, r.quietTicks(TICK, 100));
+        assertEquals(10, r.quietTicks(TICK, 10));
+        // A whole period at 40 % in one sample: (0.5 - 0.4) / (1.1 x 0.01) = 9.09.
+        r.sample(period * 4 / 10, period, 1);
+        assertEquals(9, r.quietTicks(TICK, 100));
+        // 0.49: 0.01 / (1.01 x 0.01) = 0.99, so the very next tick.
+        r.sample(period * 49 / 100, period, 1);
+        assertEquals(1, r.quietTicks(TICK, 100));
+        // Demoted at 1.0: falling at no use, (1 - 0.45 / 1.0) / 0.01 = 55.
+        assertEquals(Change.DEMOTE, r.sample(period, period, 1));
+        assertEquals(55, r.quietTicks(TICK, 100));
+        // Still demoted at 0.6: (1 - 0.45 / 0.6) / 0.01 = 25.
+        assertEquals(Change.NONE, r.sample(period * 6 / 10, period, 1));
+        assertEquals(25, r.quietTicks(TICK, 100));
+        assertEquals(Change.PROMOTE, r.sample(0, period, 1));
+        IsoRule hundred = new IsoRule(100, period);
+        hundred.sample(period, period, 1);
+        assertEquals(10, hundred.quietTicks(TICK, 10));
+    }
+
+    /**
+     * The bound against the rule itself: ticked one by one at the fastest rise (or fall), the
+     * first change never comes before the quiet ticks are over, and one sample over all of
+     * them sees it no later than the ticks did.
+     */
+    @Test
+    void noChangeIsSeenLaterThanTickByTick() {
+        long period = 100 * TICK;
+        for (int start = 0; start <= 70; start += 5) {
+            IsoRule ticked = new IsoRule(70, period);
+            IsoRule strided = new IsoRule(70, period);
+            ticked.sample(period * start / 100, period, 1);
+            strided.sample(period * start / 100, period, 1);
+            int quiet = strided.quietTicks(TICK, 1000);
+            long fastest = (long) (IsoRule.MAX_USE * TICK);
+            int first = 0;
+            for (int t = 1; t <= 1000 && first == 0; t++) {
+                if (ticked.sample(fastest, TICK, 1) == Change.DEMOTE) {
+                    first = t;
+                }
+            }
+            assertTrue(first >= quiet, "from " + start + " %: demoted at tick " + first + ", quiet for " + quiet);
+            assertEquals(first == quiet ? Change.DEMOTE : Change.NONE, strided.sample(fastest * quiet, TICK * quiet, 1),
+                    "from " + start + " %: one sample over " + quiet + " ticks");
+        }
     }
 
     @Test
