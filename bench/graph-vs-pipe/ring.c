@@ -2,12 +2,18 @@
  * The graph's kernel path in C: a token passed around a ring of N members (processes, or
  * threads of one process) through pipes, one byte a hop, as the graph's driver wakes its
  * first client and each client the next. Run pinned to one CPU, as the graph is.
- *   ring N LAPS [processes|threads]  ->  prints microseconds per hop
+ *   ring N LAPS [processes|threads] [PERIOD_US]  ->  prints microseconds per hop
+ * With PERIOD_US the first member is the graph's driver in C: it sleeps until each period
+ * starts (clock_nanosleep, absolute, timer slack 1 ns, as the probe's driver) and times
+ * one lap from its wake-up to the token's return, the graph's own cycle time. Without
+ * it the laps run back to back. With a period every member sleeps between laps, so each
+ * lap starts with fifteen tasks woken cold, which back-to-back laps never see.
  * Why a ring and not only the switcher's ping-pong: with fourteen processes the kernel
  * switches among fifteen address spaces on one CPU, and x86 keeps TLB tags (PCIDs) for
  * only a few per CPU, so each switch can flush what two alternating ones keep.
  */
 #include <pthread.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +48,7 @@ int main(int argc, char **argv) {
     members = atoi(argv[1]);
     laps = atol(argv[2]);
     int threads = argc > 3 && strcmp(argv[3], "threads") == 0;
+    long period_ns = argc > 4 ? atol(argv[4]) * 1000L : 0;
     if (members < 2 || members > 64 || laps < 1) {
         fprintf(stderr, "ring: N must be 2-64 and LAPS at least 1\n");
         return 2;
@@ -61,14 +68,35 @@ int main(int argc, char **argv) {
         }
     }
     char b = 0;
-    double t0 = now();
-    for (long l = 0; l < laps; l++) {
-        if (write(fds[1][1], &b, 1) != 1 || read(fds[0][0], &b, 1) != 1) {
-            perror("ring");
-            return 1;
+    double elapsed = 0;
+    if (period_ns > 0) {
+        prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+        struct timespec next;
+        clock_gettime(CLOCK_MONOTONIC, &next);
+        for (long l = 0; l < laps; l++) {
+            next.tv_nsec += period_ns;
+            while (next.tv_nsec >= 1000000000L) {
+                next.tv_nsec -= 1000000000L;
+                next.tv_sec++;
+            }
+            clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+            double wake = now();
+            if (write(fds[1][1], &b, 1) != 1 || read(fds[0][0], &b, 1) != 1) {
+                perror("ring");
+                return 1;
+            }
+            elapsed += now() - wake;
         }
+    } else {
+        double t0 = now();
+        for (long l = 0; l < laps; l++) {
+            if (write(fds[1][1], &b, 1) != 1 || read(fds[0][0], &b, 1) != 1) {
+                perror("ring");
+                return 1;
+            }
+        }
+        elapsed = now() - t0;
     }
-    double elapsed = now() - t0;
     printf("%.3f\n", elapsed / laps / members * 1e6);
     if (threads)
         for (int i = 1; i < members; i++)

@@ -9,8 +9,10 @@
 # each period and start every cycle cold; at 250 us cycles come nearly back to back, as the
 # switcher's round trips do, which tells the hop's cost from the cold start's.
 # And a peer in C for the same path (ring.c): a token around a ring of 15 processes or
-# threads, the graph's driver and clients, at the same policy on the same CPU; ratio
-# graph / ring per hop. The switcher's ping-pong alternates two tasks; fifteen processes
+# threads, the graph's driver and clients, at the same policy on the same CPU, its driver
+# asleep until each period starts and timing the lap from its wake-up, as the graph's
+# driver does (the graph's kernel path without rtbox); ratio graph / ring per hop.
+# The switcher's ping-pong alternates two tasks; fifteen processes
 # on one CPU cost the kernel more per switch (address spaces), which the ring shows.
 #   bench/graph-vs-pipe/run.sh [rounds] [seconds] [cpu] [periods]
 # Run it under the shared lock: flock /tmp/rtbox-heavy.lock bench/graph-vs-pipe/run.sh
@@ -42,14 +44,17 @@ for r in $(seq 1 "$rounds"); do
     done
     rtbox load pipe mode=rtt ends="$mode" cpu="$cpu" policy=fifo priority=80 -D "${secs}s" \
       --json "$out/pipe-$r-$mode.json" > /dev/null
-    chrt -f 80 taskset -c "$cpu" "$out/ring" 15 20000 "$mode" > "$out/ring-$r-$mode.txt"
+    for period in $periods; do
+      chrt -f 80 taskset -c "$cpu" "$out/ring" 15 $((secs * 1000000 / period)) "$mode" "$period" \
+        > "$out/ring-$r-$mode-$period.txt"
+    done
     python3 - "$out" "$r" "$mode" $periods <<'PY'
 import json, sys
 out, r, mode, periods = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 p = json.load(open(f"{out}/pipe-{r}-{mode}.json"))["figures"]
 pipe = 1e6 / (2 * p["round_trips_per_s"])
-ring = float(open(f"{out}/ring-{r}-{mode}.txt").read())
 for period in periods:
+    ring = float(open(f"{out}/ring-{r}-{mode}-{period}.txt").read())
     g = json.load(open(f"{out}/graph-{r}-{mode}-{period}.json"))["rtbox"]["result"]["figures"]
     hops = g["clients"] + 1
     graph = g["dsp_load_pct"] / 100 * g["period_us"] / hops
