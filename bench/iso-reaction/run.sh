@@ -10,7 +10,7 @@ cd "$root"
 
 cp=$(mktemp)
 trap 'rm -f "$cp"' EXIT
-mvn -q -o test-compile org.apache.maven.plugins:maven-dependency-plugin:3.6.1:build-classpath -pl bundles/policy.sched -am -Dmdep.outputFile="$cp" -Dmdep.includeScope=test
+mvn -q test-compile org.apache.maven.plugins:maven-dependency-plugin:3.6.1:build-classpath -pl bundles/policy.sched -am -Dmdep.outputFile="$cp" -Dmdep.includeScope=test
 echo "# $(uname -srm), $(nproc) CPUs; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 java -cp "bundles/policy.sched/target/test-classes:bundles/policy.sched/target/classes:$(cat "$cp")" \
   rtbox.policy.sched.internal.IsoReactionBench "${1:-5}"
