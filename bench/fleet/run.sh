@@ -33,7 +33,7 @@ echo "# $(uname -srm), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cu
 echo "# $(java -version 2>&1 | head -1); load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 cd "$root"
 if ! mvn -o verify -pl runtime -am -Dbaseline.skip -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
-    -Dit.test=FleetBench -Drtbox.fleet.bench=true "-Drtbox.artemis.heap=${RTBOX_ARTEMIS_HEAP:-1g}" "-Drtbox.fleet.appliances=$appliances" \
+    -Dit.test=FleetBench -Drtbox.fleet.bench=true "-Drtbox.artemis.heap=${RTBOX_ARTEMIS_HEAP:-1g}" "-Drtbox.artemis.reapMs=${RTBOX_ARTEMIS_REAP_MS:-0}" "-Drtbox.fleet.appliances=$appliances" \
     "-Drtbox.fleet.burst=$burst" "-Drtbox.fleet.pacedSeconds=$paced" "-Drtbox.fleet.out=$out" > "$log" 2>&1; then
   grep -E "FleetBench|ERROR|FAIL" "$log" | tail -40 >&2
   echo "bench/fleet: the run failed (Maven's log above)" >&2

@@ -34,9 +34,9 @@ final class ArtemisCluster implements AutoCloseable {
         }
     }
 
-    // Off unless asked for (BrokerClusterIT): a bench run at 1,000 appliances with it on stalled
-    // with results unstored (bench/fleet/README.md), not yet told apart from the reaper.
-    private long reapMs = 0;
+    // Off unless asked for (BrokerClusterIT, or -Drtbox.artemis.reapMs for bench/fleet): a bench
+    // run at 1,000 appliances with it on stalled with results unstored (bench/fleet/README.md).
+    private long reapMs = Long.getLong("rtbox.artemis.reapMs", 0);
 
     /** Addresses without a queue are deleted this long after they were made (ArtemisNode; 30 s). */
     ArtemisCluster reapAfterMs(long ms) {

@@ -127,7 +127,8 @@ class FleetBench {
         fleet.stopPlans();
 
         long rows = Long.parseLong(pg.sql("rtbox", "SELECT count(*) FROM message WHERE type IN ('cell', 'result')"));
-        long bytes = Long.parseLong(pg.sql("rtbox", "SELECT pg_total_relation_size('message')"));
+        long bytes = Long.parseLong(pg.sql("rtbox", "SELECT coalesce(sum(pg_total_relation_size(relid)), 0) FROM"
+                + " pg_partition_tree('message')")); // partitioned (site, month): the rows are in the partitions
         long database = Long.parseLong(pg.sql("rtbox", "SELECT pg_database_size('rtbox')"));
         long payload = Long.parseLong(pg.sql("rtbox", "SELECT coalesce(sum(octet_length(payload)), 0) FROM message"
                 + " WHERE type IN ('cell', 'result')"));
