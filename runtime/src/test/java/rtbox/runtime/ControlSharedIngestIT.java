@@ -23,6 +23,7 @@ import rtbox.mqtt.protocol.Outcome;
 import rtbox.mqtt.protocol.Result;
 import rtbox.mqtt.protocol.Status;
 import rtbox.mqtt.protocol.Topics;
+import rtbox.runtime.fleet.RecordedPayloads;
 
 /**
  * Two real control-room instances ({@code rtbox control}, sharedGroup=control) on a
@@ -125,6 +126,81 @@ class ControlSharedIngestIT {
         assertEquals(expected + 2L * appliances, stored[0] + stored[1], "statuses twice, results once");
         assertTrue(stored[0] > appliances && stored[1] > appliances, "both took a share: " + stored[0] + " / " + stored[1]);
         assertEquals(repeats, duplicates, "each repeat dropped once as a duplicate");
+    }
+
+    /**
+     * Results are not starved by cells (bench/fleet at 1,000 appliances stalled with 422 of
+     * 1,000 results unstored and every cell stored). Artemis counts an MQTT 5 session's
+     * receive maximum over all its subscriptions, but an acknowledgement wakes only the
+     * subscription whose message it was; a subscription refused while the window was full
+     * waits until a new message comes to it. Here the database is locked while 150 cells come
+     * (the window of 128 fills, nothing is acknowledged), then 20 results come and find the
+     * window full, then the lock goes: every cell and every result must be stored. With both
+     * subscriptions on one session, the results stayed at the broker (checked: 1 of 21).
+     */
+    @Test
+    void resultsThatFindTheWindowFullOfCellsAreStoredOnceTheCellsAre() throws Exception {
+        if (!Postgres.available()) {
+            Assumptions.assumeTrue(System.getenv("CI") == null, "CI must install postgresql (.ci/run does)");
+            Assumptions.assumeTrue(false, "no PostgreSQL here (apt-get install postgresql): skipped");
+        }
+        pg = Postgres.start();
+        String jdbcUrl = pg.newDatabase("rtbox");
+        cluster = new ArtemisCluster(clusterDir, 3).start();
+        c1 = new ControlServer(home1, cluster.uri(1), List.of(), "jdbcUrl=" + jdbcUrl, "sharedGroup=control",
+                "clientId=rtbox-control-1");
+        RecordedPayloads payloads = new RecordedPayloads();
+        int cells = 150, results = 20;
+        MqttClient sim = new MqttClient(cluster.uri(1), "simulated-fleet", new MemoryPersistence());
+        MqttConnectOptions o = new MqttConnectOptions();
+        o.setMqttVersion(MqttConnectOptions.MQTT_VERSION_3_1_1);
+        o.setMaxInflight(1000);
+        sim.connect(o);
+        try (java.sql.Connection lock = java.sql.DriverManager.getConnection(jdbcUrl)) {
+            sim.publish(Topics.status("starve"), Codec.encode(Status.offline("starve", Instant.now(), Instant.now())),
+                    1, false);
+            publishResult(sim, "starve", "run-0", false);
+            assertEquals("1", await(pg, "SELECT count(*) FROM message WHERE type = 'result'", "1", 60_000),
+                    "the first result stored (the table and its partition made)");
+            lock.setAutoCommit(false);
+            try (java.sql.Statement st = lock.createStatement()) {
+                st.execute("LOCK TABLE message IN EXCLUSIVE MODE");
+            }
+            for (int i = 1; i <= cells; i++) {
+                sim.publish(Topics.cell("starve", "run-" + i), payloads.cell("starve", "run-" + i, 2, 1, 1), 1, false);
+            }
+            // The writer waits for the lock with a batch; what follows fills the window (128).
+            assertEquals("t", await(pg, "SELECT count(*) > 0 FROM pg_stat_activity WHERE wait_event_type = 'Lock'", "t",
+                    60_000), "the control room's writer waits for the lock");
+            Thread.sleep(3000);
+            for (int i = 1; i <= results; i++) {
+                publishResult(sim, "starve", "run-" + i, false);
+            }
+            Thread.sleep(2000); // the results reach their queue while the window is full
+            lock.commit();
+        } finally {
+            sim.disconnect();
+            sim.close();
+        }
+        String stored = await(pg, "SELECT count(*) FROM message WHERE type IN ('cell', 'result')",
+                Integer.toString(cells + results + 1), 60_000);
+        String byType = pg.sql("rtbox", "SELECT type || ' ' || count(*) FROM message WHERE type IN ('cell', 'result')"
+                + " GROUP BY type ORDER BY type").replace('\n', ',');
+        System.out.println("results behind a full window of cells: stored " + byType + " (of " + cells + " cells, "
+                + (results + 1) + " results)");
+        assertEquals(Integer.toString(cells + results + 1), stored, "every cell and result stored: " + byType);
+    }
+
+    /** {@code query}'s answer once it is {@code want}, or the last one after {@code ms}. */
+    private static String await(Postgres pg, String query, String want, long ms) throws Exception {
+        String got = "";
+        for (long end = System.currentTimeMillis() + ms; System.currentTimeMillis() < end; Thread.sleep(500)) {
+            got = pg.sql("rtbox", query);
+            if (got.equals(want)) {
+                break;
+            }
+        }
+        return got;
     }
 
     private static void publishResult(MqttClient sim, String appliance, String run, boolean twice) throws Exception {

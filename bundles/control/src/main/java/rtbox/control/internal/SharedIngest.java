@@ -26,13 +26,22 @@ import org.slf4j.LoggerFactory;
  * delivered again (to this or another instance) and stored once, since the store is
  * idempotent on (appliance, run, sequence).
  *
+ * <p>One subscription, {@code $share/GROUP/rtbox/v1/up/+/runs/#}, and what is not a cell or
+ * a result (progress, which every instance takes on its own session) acknowledged at once and
+ * dropped. Not one subscription for cells and one for results: Artemis (2.40) counts a
+ * session's receive maximum over all its subscriptions, but an acknowledgement wakes only the
+ * subscription whose message it was, so results that came while the window was full of cells
+ * waited at the broker for good, every cell stored (ControlSharedIngestIT: 1 of 21 results
+ * stored with two subscriptions; docs/fleet.md). A session per subscription avoided that too,
+ * but lost 28 cells in FleetFaultIT's failover once, where one session loses none.
+ *
  * <p>Persistent session (clean start off, a day's expiry): what arrives for the group while
  * every instance is away waits at the broker.
  */
 final class SharedIngest implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger("rtbox.control.mqtt");
-    /** What a run sends that is kept: its cells and its result. Progress is live, for every instance. */
-    static final String[] RUN_TOPICS = {Decoder.UP + "+/runs/+/cell", Decoder.UP + "+/runs/+/result"};
+    /** What a run sends: its cells and its result are kept; its progress is live, for every instance. */
+    static final String[] RUN_TOPICS = {Decoder.UP + "+/runs/#"};
     private static final long SESSION_EXPIRY_S = 24 * 3600;
 
     /** Where an arrived message goes, with how to acknowledge it once stored. */
@@ -99,6 +108,10 @@ final class SharedIngest implements AutoCloseable {
                 long on = connections.current();
                 int id = message.getId();
                 int qos = message.getQos();
+                if (!topic.endsWith("/cell") && !topic.endsWith("/result")) {
+                    acknowledge(id, qos, on); // progress: every instance takes it on its own session
+                    return;
+                }
                 sink.arrived(topic, message.getPayload(), () -> acknowledge(id, qos, on));
             }
 
