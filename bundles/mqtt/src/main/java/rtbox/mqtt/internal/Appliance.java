@@ -129,13 +129,15 @@ public class Appliance {
             }
         });
         s.connect(link);
+        // Here, not on the cmd thread: before the link starts, which may send the interrupted run's
+        // messages, whose numbers only the outbox holds (RunSession).
+        s.loadInterrupted();
         // From here on addVerbs adds a family on the cmd thread; one bound meanwhile may be
         // added twice, which is harmless (the interrupted run is taken once).
         station = s;
         cmd = c;
         dispatcher = d;
         c.execute(() -> {
-            s.loadInterrupted();
             for (Verbs f : families) {
                 d.add(f);
                 f.recover(s);

@@ -59,6 +59,8 @@ final class Outbox {
     static final long KEEP_DELIVERED_MS = 10_000;
     /** Acknowledged messages still kept: id to the time of the acknowledgement (System.nanoTime). */
     private final TreeMap<Long, Long> delivered = new TreeMap<>();
+    /** What runs before a message leaves, by id: a run records its sequence number (see {@link RunSession}). */
+    private final java.util.Map<Long, Runnable> leaving = new java.util.HashMap<>();
     private long bytes;
     private long next;
 
@@ -140,13 +142,25 @@ final class Outbox {
     }
 
     /**
-     * Queues a message durably and runs {@code queued} before any reader can take it
-     * (the reader waits on the same lock): a run records its sequence number there.
+     * Queues a message durably, runs {@code queued} before any reader can take it (the reader
+     * waits on the same lock), and {@code leaving} before the message leaves the outbox
+     * (acknowledged, removed or set aside): a run takes its sequence number in the first and
+     * records it on disk in the second, since until then the message here carries it. Not
+     * across a restart: whoever reopens the outbox reads the numbers from the messages.
      */
-    synchronized long add(String topic, byte[] payload, Runnable queued) throws IOException {
+    synchronized long add(String topic, byte[] payload, Runnable queued, Runnable leaving) throws IOException {
         long id = add(topic, payload);
         queued.run();
+        this.leaving.put(id, leaving);
         return id;
+    }
+
+    /** Runs what was to run before message {@code id} leaves the outbox ({@link #add(String, byte[], Runnable, Runnable)}). */
+    private void leave(long id) {
+        Runnable r = leaving.remove(id);
+        if (r != null) {
+            r.run();
+        }
     }
 
     /** Every queued message that reads back whole, oldest first; damaged ones are set aside. */
@@ -182,6 +196,7 @@ final class Outbox {
         } catch (Damaged e) {
             damage = e.getMessage();
         }
+        leave(id);
         Long size = sizes.remove(id);
         bytes -= size == null ? 0 : size;
         if (Files.exists(f)) {
@@ -249,6 +264,7 @@ final class Outbox {
 
     /** Removes a message the broker acknowledged. */
     synchronized void remove(long id) throws IOException {
+        leave(id);
         Long size = sizes.remove(id);
         if (size != null) {
             Files.deleteIfExists(dir.resolve(name(id)));
@@ -262,6 +278,7 @@ final class Outbox {
      * are removed.
      */
     synchronized void delivered(long id) throws IOException {
+        leave(id);
         Long size = sizes.remove(id);
         if (size != null) {
             bytes -= size;
@@ -318,6 +335,7 @@ final class Outbox {
 
     /** Sets a damaged message aside (renamed *.bad, kept for a person to look at) so the rest can go. */
     synchronized void quarantine(long id) throws IOException {
+        leave(id);
         Long size = sizes.remove(id);
         if (size != null) {
             Files.move(dir.resolve(name(id)), dir.resolve(name(id) + ".bad"), StandardCopyOption.REPLACE_EXISTING);

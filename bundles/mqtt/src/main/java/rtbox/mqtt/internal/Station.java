@@ -161,14 +161,17 @@ final class Station {
 
     /** Queues a message that has no sequence number of its own (a reply, a replayed result). */
     void queue(String topic, byte[] payload) {
-        enqueue(topic, payload, null);
+        enqueue(topic, payload, null, null);
         drainSoon();
     }
 
-    /** Queues one of a run's messages under its fixed sequence number, recorded before it can be published. */
+    /**
+     * Queues one of a run's messages under its fixed sequence number, taken before it can be
+     * published and recorded in the run's file before it leaves the outbox ({@link RunSession}).
+     */
     void queueAt(RunSession s, String topic, long seq, RunMessage message) {
         synchronized (s) {
-            enqueue(topic, Codec.encode(message), () -> s.queued(seq));
+            enqueue(topic, Codec.encode(message), () -> s.queued(seq), () -> s.recordAtLeast(seq));
         }
         drainSoon();
     }
@@ -196,13 +199,13 @@ final class Station {
      * sent again) past the bound is not kept, and the log says so: a command's reply can be asked
      * for again by its request id, a result again with {@code results}.
      */
-    private synchronized void enqueue(String topic, byte[] payload, Runnable queued) {
+    private synchronized void enqueue(String topic, byte[] payload, Runnable queued, Runnable leaving) {
         if (pending.isEmpty()) {
             try {
                 if (queued == null) {
                     outbox.add(topic, payload);
                 } else {
-                    outbox.add(topic, payload, queued);
+                    outbox.add(topic, payload, queued, leaving);
                 }
                 return;
             } catch (IOException e) {
@@ -218,7 +221,9 @@ final class Station {
             return;
         }
         if (queued != null) {
+            // Kept in memory: the number is recorded at once (the outbox will not carry it until stored).
             queued.run();
+            leaving.run();
         }
         pending.add(new Pending(topic, payload));
         pendingBytes += payload.length;
@@ -295,8 +300,9 @@ final class Station {
     }
 
     /**
-     * Queues the run's next message: numbered one past the last queued, and the number
-     * recorded before the io thread can publish it, so numbers never repeat or skip.
+     * Queues the run's next message: numbered one past the last queued, the number taken
+     * before the io thread can publish it and recorded before the message leaves the outbox,
+     * so numbers never repeat or skip.
      */
     void queueNext(RunSession s, String topic, LongFunction<RunMessage> message) {
         synchronized (s) {
@@ -366,7 +372,9 @@ final class Station {
 
     /**
      * Reads the marker of a run that a crash or power loss cut short, continuing after the
-     * last sequence number it or the outbox shows. Called once, at start.
+     * last sequence number it or the outbox shows; the marker is brought up to that number
+     * on disk. Called once, at start, before the outbox drains: the messages queued before the
+     * crash have no {@link RunSession#recordAtLeast} to run when they leave.
      */
     void loadInterrupted() {
         RunSession s = RunSession.load(activeFile());
@@ -385,8 +393,16 @@ final class Station {
         } catch (IOException | RuntimeException e) {
             Appliance.LOG.warn("outbox: cannot read it back for run " + s.id + ": " + e);
         }
+        RunSession after = s.after(last);
+        if (last > s.sequence()) {
+            try {
+                after.persist();
+            } catch (IOException e) {
+                Appliance.LOG.warn("cannot record run " + s.id + " in " + activeFile() + ": " + e.getMessage());
+            }
+        }
         synchronized (this) {
-            interrupted = s.after(last);
+            interrupted = after;
         }
     }
 
