@@ -4,11 +4,15 @@ package rtbox.policy.sched.internal;
  * SCHED_ISO's rule (seed 004's -ck patch, later BFS/MuQSS) as arithmetic, without a
  * clock or a syscall, so that it can be checked against a hand-computed series.
  *
- * <p>The ISO class's share is a decaying average of its CPU use: at every sample the
- * share moves towards the fraction used since the last sample by elapsed / iso_period
- * ({@code share += (used - share) * elapsed / period}). At a fixed tick that is the
- * kernel's {@code iso_ticks -= iso_ticks / ISO_PERIOD; iso_ticks += 100 per ISO tick}:
- * the same exponential average with a time constant of iso_period. When the share
+ * <p>The ISO class's share is a decaying average of its CPU use: at every tick the share
+ * moves towards the fraction used by tick / iso_period ({@code share += (used - share) *
+ * tick / period}), the kernel's {@code iso_ticks -= iso_ticks / ISO_PERIOD; iso_ticks +=
+ * 100 per ISO tick}: an exponential average with a time constant of iso_period. A sample
+ * that stands for k ticks (a late one, or one after the supervisor's quiet stride) moves
+ * the share as k such ticks at its mean use would: by {@code 1 - (1 - tick / period)^k},
+ * not k x tick / period, which would run ahead of the ticks and demote before the share
+ * has crossed (by about 60 ms at a 100 ms stride and a 1 s iso_period, measured by
+ * bench/iso-reaction). When the share
  * exceeds iso_cpu every ISO task is demoted to SCHED_OTHER; when it falls under 90 % of
  * iso_cpu (the kernel's {@code iso_cpu * 115 / 128}) they are promoted back. At
  * iso_cpu 100 they are never demoted.
@@ -29,23 +33,36 @@ final class IsoRule {
     private final double limit;
     private final double promoteBelow;
     private final long periodNs;
+    private final long tickNs;
+    /** What one tick keeps of the share: 1 - tick / iso_period. */
+    private final double keptPerTick;
     private double share;
     private boolean demoted;
 
     /**
      * @param isoCpu iso_cpu, 0 to 100 (%)
      * @param periodNs iso_period in ns (the kernel's default: 5 s)
+     * @param tickNs the sampling tick in ns (4-10 ms)
      */
-    IsoRule(int isoCpu, long periodNs) {
+    IsoRule(int isoCpu, long periodNs, long tickNs) {
         if (isoCpu < 0 || isoCpu > 100) {
             throw new IllegalArgumentException("iso_cpu " + isoCpu + " is out of range: use 0 to 100");
         }
         if (periodNs <= 0) {
             throw new IllegalArgumentException("iso_period must be positive, not " + periodNs + " ns");
         }
+        if (tickNs <= 0) {
+            throw new IllegalArgumentException("the sampling tick must be positive, not " + tickNs + " ns");
+        }
         this.limit = isoCpu / 100.0;
         this.promoteBelow = 0.9 * limit;
         this.periodNs = periodNs;
+        this.tickNs = tickNs;
+        this.keptPerTick = 1.0 - Math.min(1.0, tickNs / (double) periodNs);
+    }
+
+    long tickNs() {
+        return tickNs;
     }
 
     /**
@@ -63,7 +80,7 @@ final class IsoRule {
         // switches, so a sample can see more than its interval and the next one less. Capping
         // would lose the excess and hold the real share above iso_cpu.
         double used = Math.max(0.0, usedNs / ((double) elapsedNs * cpus));
-        double weight = Math.min(1.0, elapsedNs / (double) periodNs);
+        double weight = 1.0 - Math.pow(keptPerTick, elapsedNs / (double) tickNs);
         share += (used - share) * weight;
         if (!demoted && limit < 1.0 && share > limit) {
             demoted = true;
@@ -98,12 +115,12 @@ final class IsoRule {
      * <p>The bounds are the first-order ones: ticked one by one the share moves towards the
      * use by a factor (1 - w) each time, which after k ticks is never farther than k x w of
      * the way (Bernoulli's inequality), so the straight line bounds every tick in between.
-     * A sample after k ticks steps k x w at once, which is at least as far as the ticks
-     * would have gone, so a crossing is never seen later than a per-tick sampler sees it.
+     * A sample after k ticks steps as the k ticks would have at their mean use, so a
+     * crossing is seen at the stride's end at the latest, and not before the ticks reach it.
      * This is a tickless kernel's reasoning (wake when something can be due), and on the
      * development VM each wake-up costs 25-44 us of CPU, most of the supervisor's cost.
      */
-    int quietTicks(long tickNs, int maxTicks) {
+    int quietTicks(int maxTicks) {
         if (limit >= 1.0) {
             return Math.max(1, maxTicks);
         }

@@ -81,9 +81,10 @@ final class IsoSupervisor implements AutoCloseable {
     private double peakShare;
     private int cpuCount = 1;
 
-    IsoSupervisor(IsoRule rule, long tickNs, SchedPolicy isoPolicy, int isoPriority) {
+    /** Samples at the rule's tick ({@link IsoRule#tickNs()}): the rule's arithmetic is per tick. */
+    IsoSupervisor(IsoRule rule, SchedPolicy isoPolicy, int isoPriority) {
         this.rule = rule;
-        this.tickNs = tickNs;
+        this.tickNs = rule.tickNs();
         this.maxStride = (int) Math.max(1, SCAN_NS / tickNs);
         this.isoPolicy = isoPolicy;
         this.isoPriority = isoPriority;
@@ -327,7 +328,7 @@ final class IsoSupervisor implements AutoCloseable {
                 }
                 // The next wake-up: as many ticks on as nothing can change over, even at the
                 // share's fastest rise (or fall, demoted), and no later than the next scan.
-                long step = rule.quietTicks(tickNs, maxStride) * tickNs;
+                long step = rule.quietTicks(maxStride) * tickNs;
                 next += step;
                 if (now - next > tickNs) {
                     next = now + step; // late by more than a tick (a stall): no catching up in a burst

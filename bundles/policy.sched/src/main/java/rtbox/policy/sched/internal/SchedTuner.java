@@ -204,7 +204,7 @@ public class SchedTuner implements Policy {
                 changes.put(RULE, "native ISO" + (isoCpu >= 0 ? " (iso_cpu " + isoCpu + " %)" : ""));
             } else if (requested == SchedPolicy.ISO) {
                 long cpu = isoCpu >= 0 ? isoCpu : 70;
-                isoRule = new IsoRule((int) cpu, isoPeriodMs * 1_000_000L);
+                isoRule = new IsoRule((int) cpu, isoPeriodMs * 1_000_000L, isoSampleMs * 1_000_000L);
                 changes.put(RULE, "emulated ISO (iso_cpu " + cpu + " %, iso_period " + isoPeriodMs + " ms, sampled every "
                         + isoSampleMs + " ms)");
                 changes.put("note.iso", "SCHED_ISO is absent on this kernel (policy 4 refused or no "
@@ -314,7 +314,7 @@ public class SchedTuner implements Policy {
                         + "closed (and the kernel's default back) when the run ends");
             }
             if (isoRule != null) {
-                handle.supervisor = new IsoSupervisor(isoRule, isoSampleMs * 1_000_000L, fallbackPolicy,
+                handle.supervisor = new IsoSupervisor(isoRule, fallbackPolicy,
                         IsoBand.rtPriority(isoPriority));
                 handle.supervisor.start();
                 handle.context = context;

@@ -45,7 +45,7 @@ public final class IsoReactionBench {
 
     /** One run to the first demotion: ns from the crossing to the thread finding itself demoted. */
     private static long trial(int cpu, long tickNs) throws Exception {
-        IsoSupervisor s = new IsoSupervisor(new IsoRule(ISO_CPU, PERIOD_NS), tickNs, SchedPolicy.RR, IsoBand.HIGH);
+        IsoSupervisor s = new IsoSupervisor(new IsoRule(ISO_CPU, PERIOD_NS, tickNs), SchedPolicy.RR, IsoBand.HIGH);
         long[] result = new long[2];
         Thread spinner = new Thread(() -> {
             try {

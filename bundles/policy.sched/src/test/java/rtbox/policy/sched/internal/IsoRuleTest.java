@@ -19,7 +19,7 @@ class IsoRuleTest {
 
     @Test
     void theShareIsADecayingAverageOverIsoPeriod() {
-        IsoRule r = new IsoRule(100, PERIOD);
+        IsoRule r = new IsoRule(100, PERIOD, TICK);
         // fully used for 4 ticks: 1/4, 7/16, 37/64, 175/256
         double[] expected = {0.25, 0.4375, 0.578125, 0.68359375};
         for (double e : expected) {
@@ -38,23 +38,28 @@ class IsoRuleTest {
 
     @Test
     void theShareIsOfTheCpusTheThreadsMayUseAndOfTheTimeThatPassed() {
-        IsoRule r = new IsoRule(100, PERIOD);
+        IsoRule r = new IsoRule(100, PERIOD, TICK);
         // one CPU's worth on two CPUs is half the capacity
         r.sample(TICK, TICK, 2);
         assertEquals(0.125, r.share(), 1e-12);
-        // a late sample (two ticks) weighs two quarters
-        IsoRule late = new IsoRule(100, PERIOD);
+        // a late sample (two ticks) moves the share as two ticks do: 1/4, then 7/16 (not two
+        // quarters at once, 1/2, which would run ahead of the kernel's ticks)
+        IsoRule late = new IsoRule(100, PERIOD, TICK);
         late.sample(2 * TICK, 2 * TICK, 1);
-        assertEquals(0.5, late.share(), 1e-12);
-        // a stall longer than iso_period replaces the share
-        IsoRule stalled = new IsoRule(100, PERIOD);
+        assertEquals(7.0 / 16, late.share(), 1e-12);
+        // and one and a half ticks as 1 - (3/4)^1.5 of the way
+        IsoRule between = new IsoRule(100, PERIOD, TICK);
+        between.sample(3 * TICK / 2, 3 * TICK / 2, 1);
+        assertEquals(1 - Math.pow(0.75, 1.5), between.share(), 1e-12);
+        // a stall of six iso_periods (24 ticks) all but replaces the share: 0.5 x (1 - (3/4)^24)
+        IsoRule stalled = new IsoRule(100, PERIOD, TICK);
         stalled.sample(3 * PERIOD, 6 * PERIOD, 1);
-        assertEquals(0.5, stalled.share(), 1e-12);
+        assertEquals(0.5 * (1 - Math.pow(0.75, 24)), stalled.share(), 1e-12);
     }
 
     @Test
     void overIsoCpuDemotesAndUnderNinetyPercentOfItPromotes() {
-        IsoRule r = new IsoRule(50, PERIOD);
+        IsoRule r = new IsoRule(50, PERIOD, TICK);
         // used fully: 0.25, 0.4375, then 0.578125 > 0.50: demote at the third tick
         assertEquals(Change.NONE, r.sample(TICK, TICK, 1));
         assertEquals(Change.NONE, r.sample(TICK, TICK, 1));
@@ -70,7 +75,7 @@ class IsoRuleTest {
         assertEquals(Change.PROMOTE, r.sample(0, TICK, 1));
         assertFalse(r.demoted());
         // between 0.45 and 0.50 nothing happens in either direction
-        IsoRule h = new IsoRule(50, PERIOD);
+        IsoRule h = new IsoRule(50, PERIOD, TICK);
         h.sample(TICK, TICK, 1);
         h.sample(TICK, TICK, 1);
         h.sample(TICK, TICK, 1); // 0.578125, demoted
@@ -82,7 +87,7 @@ class IsoRuleTest {
 
     @Test
     void promotionIsBelowNinetyPercentNotAtTheLimit() {
-        IsoRule r = new IsoRule(70, PERIOD);
+        IsoRule r = new IsoRule(70, PERIOD, TICK);
         for (int i = 0; i < 4; i++) {
             assertEquals(Change.NONE, r.sample(TICK, TICK, 1)); // ... 0.68359375, under 0.70
         }
@@ -98,7 +103,7 @@ class IsoRuleTest {
 
     @Test
     void isoCpu100NeverDemotes() {
-        IsoRule r = new IsoRule(100, PERIOD);
+        IsoRule r = new IsoRule(100, PERIOD, TICK);
         for (int i = 0; i < 1000; i++) {
             assertEquals(Change.NONE, r.sample(TICK, TICK, 1));
         }
@@ -113,26 +118,26 @@ class IsoRuleTest {
     @Test
     void quietTicksAreTheTicksTheShareCannotCrossIn() {
         long period = 100 * TICK;
-        IsoRule r = new IsoRule(50, period);
+        IsoRule r = new IsoRule(50, period, TICK);
         // From 0: 0.5 / (1.5 x 0.01) = 33.3.
-        assertEquals(33, r.quietTicks(TICK, 100));
-        assertEquals(10, r.quietTicks(TICK, 10));
-        // A whole period at 40 % in one sample: (0.5 - 0.4) / (1.1 x 0.01) = 9.09.
-        r.sample(period * 4 / 10, period, 1);
-        assertEquals(9, r.quietTicks(TICK, 100));
+        assertEquals(33, r.quietTicks(100));
+        assertEquals(10, r.quietTicks(10));
+        // Long enough at 40 % that the share is 0.4: (0.5 - 0.4) / (1.1 x 0.01) = 9.09.
+        settle(r, 0.4, period);
+        assertEquals(9, r.quietTicks(100));
         // 0.49: 0.01 / (1.01 x 0.01) = 0.99, so the very next tick.
-        r.sample(period * 49 / 100, period, 1);
-        assertEquals(1, r.quietTicks(TICK, 100));
+        settle(r, 0.49, period);
+        assertEquals(1, r.quietTicks(100));
         // Demoted at 1.0: falling at no use, (1 - 0.45 / 1.0) / 0.01 = 55.
-        assertEquals(Change.DEMOTE, r.sample(period, period, 1));
-        assertEquals(55, r.quietTicks(TICK, 100));
+        assertEquals(Change.DEMOTE, settle(r, 1.0, period));
+        assertEquals(55, r.quietTicks(100));
         // Still demoted at 0.6: (1 - 0.45 / 0.6) / 0.01 = 25.
-        assertEquals(Change.NONE, r.sample(period * 6 / 10, period, 1));
-        assertEquals(25, r.quietTicks(TICK, 100));
-        assertEquals(Change.PROMOTE, r.sample(0, period, 1));
-        IsoRule hundred = new IsoRule(100, period);
-        hundred.sample(period, period, 1);
-        assertEquals(10, hundred.quietTicks(TICK, 10));
+        assertEquals(Change.NONE, settle(r, 0.6, period));
+        assertEquals(25, r.quietTicks(100));
+        assertEquals(Change.PROMOTE, settle(r, 0, period));
+        IsoRule hundred = new IsoRule(100, period, TICK);
+        settle(hundred, 1.0, period);
+        assertEquals(10, hundred.quietTicks(10));
     }
 
     /**
@@ -144,11 +149,11 @@ class IsoRuleTest {
     void noChangeIsSeenLaterThanTickByTick() {
         long period = 100 * TICK;
         for (int start = 0; start <= 70; start += 5) {
-            IsoRule ticked = new IsoRule(70, period);
-            IsoRule strided = new IsoRule(70, period);
-            ticked.sample(period * start / 100, period, 1);
-            strided.sample(period * start / 100, period, 1);
-            int quiet = strided.quietTicks(TICK, 1000);
+            IsoRule ticked = new IsoRule(70, period, TICK);
+            IsoRule strided = new IsoRule(70, period, TICK);
+            settle(ticked, start / 100.0, period);
+            settle(strided, start / 100.0, period);
+            int quiet = strided.quietTicks(1000);
             long fastest = (long) (IsoRule.MAX_USE * TICK);
             int first = 0;
             for (int t = 1; t <= 1000 && first == 0; t++) {
@@ -162,11 +167,44 @@ class IsoRuleTest {
         }
     }
 
+    /**
+     * A quiet stride of ten ticks in one sample rises as the ten ticks do, so a spinner's
+     * share crosses iso_cpu on the same tick whichever way it is sampled (bench/iso-reaction:
+     * ten ticks in one straight step crossed 60 ms early at a 1 s iso_period).
+     */
+    @Test
+    void aStrideRisesAsItsTicksDo() {
+        long period = 100 * TICK;
+        IsoRule ticked = new IsoRule(70, period, TICK);
+        IsoRule strided = new IsoRule(70, period, TICK);
+        int tickedAt = 0, stridedAt = 0;
+        for (int t = 1; t <= 200; t++) {
+            if (ticked.sample(TICK, TICK, 1) == Change.DEMOTE) {
+                tickedAt = t;
+            }
+            if (t % 10 == 0 && strided.sample(10 * TICK, 10 * TICK, 1) == Change.DEMOTE) {
+                stridedAt = t;
+            }
+            if (t % 10 == 0) {
+                assertEquals(ticked.share(), strided.share(), 1e-12, "after " + t + " ticks");
+            }
+        }
+        // 1 - 0.99^t > 0.7 from t = 120 (0.99^119 = 0.3024, 0.99^120 = 0.2994)
+        assertEquals(120, tickedAt);
+        assertEquals(120, stridedAt);
+    }
+
+    /** Samples {@code use} for a thousand iso_periods, so that the share is {@code use}. */
+    private static Change settle(IsoRule r, double use, long period) {
+        return r.sample((long) (use * 1000 * period), 1000 * period, 1);
+    }
+
     @Test
     void badArguments() {
         assertEquals("iso_cpu 101 is out of range: use 0 to 100",
-                assertThrows(IllegalArgumentException.class, () -> new IsoRule(101, PERIOD)).getMessage());
-        assertThrows(IllegalArgumentException.class, () -> new IsoRule(70, 0));
+                assertThrows(IllegalArgumentException.class, () -> new IsoRule(101, PERIOD, TICK)).getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new IsoRule(70, 0, TICK));
+        assertThrows(IllegalArgumentException.class, () -> new IsoRule(70, PERIOD, 0));
     }
 
     @Test
