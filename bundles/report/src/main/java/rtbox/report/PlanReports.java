@@ -1,6 +1,7 @@
 package rtbox.report;
 
 import java.io.IOException;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,6 +37,18 @@ public final class PlanReports {
     /** The whole run as JSON. */
     public static String json(PlanRun run) {
         return GSON.toJson(run);
+    }
+
+    /**
+     * The whole run as JSON, written to {@code out} as it is made: a plan of many cells
+     * makes tens of MB of it (16 graph cells of seed 004: more than the appliance's 40 MB
+     * heap could hold as one string, so report.json and {@code rtbox results --json} failed
+     * with OutOfMemoryError after every cell had been measured and journalled).
+     *
+     * @since 1.2
+     */
+    public static void json(PlanRun run, Appendable out) {
+        GSON.toJson(run, out);
     }
 
     /** Reads what {@link #json} wrote. */
@@ -162,7 +175,11 @@ public final class PlanReports {
         Files.createDirectories(dir);
         List<Path> out = new ArrayList<>();
         out.add(write(dir.resolve("report.txt"), text(run)));
-        out.add(write(dir.resolve("report.json"), json(run)));
+        Path json = dir.resolve("report.json");
+        try (Writer w = Files.newBufferedWriter(json, StandardCharsets.UTF_8)) {
+            json(run, w);
+        }
+        out.add(json);
         for (CellResult c : run.cells()) {
             if (c.report() != null) {
                 out.add(write(dir.resolve("cell-" + (c.index() + 1) + ".json"), Reports.cyclictestJson(c.report())));

@@ -54,4 +54,15 @@ class PlanReportsTest {
         }
         assertTrue(Files.readString(dir.resolve("report.html")).contains("plans/quick.json"));
     }
+
+    /** report.json is streamed to its file (a many-cell run is more than the heap holds as a string), the same JSON. */
+    @Test
+    void theStreamedJsonIsTheSameAsTheString(@TempDir Path dir) throws Exception {
+        PlanRun run = CiReportsTest.run();
+        PlanReports.write(run, dir);
+        assertEquals(PlanReports.json(run), Files.readString(dir.resolve("report.json")));
+        StringBuilder out = new StringBuilder();
+        PlanReports.json(run, out);
+        assertEquals(PlanReports.json(run), out.toString());
+    }
 }

@@ -97,7 +97,13 @@ class ResultsCommand implements Callable<Integer> {
                     : "'" + id + "' matches " + match.size() + " runs: give more of the id"));
             return Cli.ERROR;
         }
-        out.print(json ? PlanReports.json(run) + "\n" : PlanReports.text(run));
+        if (json) {
+            // Streamed: a run of many cells is more JSON than the CLI's heap holds as one string.
+            PlanReports.json(run, out);
+            out.print('\n');
+        } else {
+            out.print(PlanReports.text(run));
+        }
         // One run: its verdict's exit code, as plan run gave it and ctl results gives it.
         return run.verdict().exitCode();
     }
