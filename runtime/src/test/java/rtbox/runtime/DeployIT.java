@@ -111,6 +111,31 @@ class DeployIT {
         }
     }
 
+    /**
+     * FileInstall's watchers (etc/ and deploy/) work in a fixed folder of the framework's
+     * storage: left to themselves they make java.io.tmpdir/fileinstall-RANDOM each, removed only
+     * at a clean exit, so every killed appliance left two behind in /tmp.
+     */
+    @Test
+    void aKilledApplianceLeavesNoFileInstallFolderInTmp() throws Exception {
+        Path jar = fixtureBundle();
+        Path tmp = Files.createDirectories(work.resolve("tmp"));
+        try (Rtbox rtbox = new Rtbox(home)) {
+            rtbox.env.put("RTBOX_JAVA_OPTS", "-Djava.io.tmpdir=" + tmp);
+            rtbox.start("serve");
+            assertTrue(rtbox.awaitLine("serving", 60_000) > 0, "appliance did not come up: " + rtbox.err);
+            Files.copy(jar, home.resolve("deploy/fixture.jar"));
+            // the deploy/ watcher is running (its folder made) once it installed the bundle
+            assertTrue(rtbox.awaitLine("probe 'fixture'", 10_000) > 0, "deploy/ not watched: " + rtbox.out);
+        } // killed (SIGKILL), as a crash
+        try (java.util.stream.Stream<Path> left = Files.list(tmp)) {
+            assertEquals(List.of(), left.map(p -> p.getFileName().toString())
+                    .filter(n -> n.startsWith("fileinstall-")).toList(), "FileInstall's folders in " + tmp);
+        }
+        assertTrue(Files.isDirectory(home.resolve("data/framework/fileinstall/etc")));
+        assertTrue(Files.isDirectory(home.resolve("data/framework/fileinstall/deploy")));
+    }
+
     @Test
     void bundleInstalledWhileRunningIsThereAfterARestart() throws Exception {
         Path jar = fixtureBundle();
