@@ -124,7 +124,14 @@ class PipeWorkloadTest {
         java.util.List<String> pids = new java.util.ArrayList<>();
         try (var tasks = java.nio.file.Files.newDirectoryStream(java.nio.file.Path.of("/proc/self/task"))) {
             for (var t : tasks) {
-                String c = java.nio.file.Files.readString(t.resolve("children")).trim();
+                String c;
+                try {
+                    c = java.nio.file.Files.readString(t.resolve("children")).trim();
+                } catch (java.nio.file.NoSuchFileException gone) {
+                    // The thread ended between the listing and the read (a GC or another test's
+                    // thread); the kernel hands its children to a live thread of this process.
+                    continue;
+                }
                 if (!c.isEmpty()) {
                     pids.addAll(java.util.List.of(c.split("\\s+")));
                 }
