@@ -21,6 +21,9 @@
 #   RTBOX_PRUNE_CACHE=0  keep cached packages this build does not use
 #   RTBOX_DEBIAN_MIRROR  Debian mirror URL (default: taken from the host's apt sources)
 #   RTBOX_SECURITY_MIRROR  Debian security mirror URL (default: from the host's apt sources)
+#   RTBOX_REQUIRE_SECURITY=1  fail when the security suite's index cannot be fetched (default: build
+#                        from the main suite alone, with SECURITY_SUITE=unavailable in the manifest)
+#   RTBOX_APT_RETRY_S    seconds between the three apt-get update tries (default 30)
 #   RTBOX_EXTRA_MODULES  extra JDK modules for jlink, comma separated
 #   RTBOX_EXCLUDE_MODULES  JDK modules never linked although jdeps names them (comma separated;
 #                        default java.desktop; set it empty to link java.desktop again)
@@ -128,9 +131,37 @@ case "${RTBOX_APT_UPDATE:-auto}" in
   auto)   [ -n "$(find "$APTDIR/state/lists" -maxdepth 1 -name '*_Packages*' -mmin -1440 2>/dev/null | head -n1)" ] || need_update=1 ;;
   *) die "RTBOX_APT_UPDATE must be auto, always or never" ;;
 esac
+# apt-get update, tried three times: an index whose size or hash does not match the Release file
+# ("Mirror sync in progress?") is normally gone once the mirror has synced. A security index that
+# stays broken (seen on 5 Dec 2026: a caching proxy held a stale bookworm-security i386 Packages.xz
+# for days) does not stop the build: the image is then built from the main suite alone and says so
+# in its manifest (SECURITY_SUITE=unavailable) and in the log. RTBOX_REQUIRE_SECURITY=1 (a release
+# build) makes that fatal instead. A broken main suite is always fatal.
+SECURITY_SUITE="${SECMIRROR:+$SECMIRROR $SUITE-security}"
+[ -n "$SECMIRROR" ] || SECURITY_SUITE="not configured"
+apt_update() {
+  local try
+  for try in 1 2 3; do
+    apt-get update -qq > "$APTDIR/update.log" 2>&1 && return 0
+    grep '^E:' "$APTDIR/update.log" | head -n 3 | sed 's/^/[build]   /' >&2
+    [ "$try" = 3 ] || { log "apt-get update failed (try $try of 3), again in ${RTBOX_APT_RETRY_S:-30} s"; sleep "${RTBOX_APT_RETRY_S:-30}"; }
+  done
+  return 1
+}
 if [ "$need_update" = 1 ]; then
   log "apt-get update (i386, $MIRROR${SECMIRROR:+ + $SECMIRROR})"
-  apt-get update -qq > "$APTDIR/update.log" 2>&1 || { cat "$APTDIR/update.log" >&2; die "apt-get update for i386 failed"; }
+  if ! apt_update; then
+    failed="$(grep '^E: Failed to fetch' "$APTDIR/update.log" || true)"
+    if [ -n "$SECMIRROR" ] && [ -n "$failed" ] && ! grep -vqF "$SECMIRROR/" <<< "$failed" \
+        && [ "${RTBOX_REQUIRE_SECURITY:-0}" != 1 ]; then
+      SECURITY_SUITE="unavailable ($(head -n1 <<< "$failed" | sed 's/^E: Failed to fetch //; s/ \[IP:.*//'))"
+      log "WARNING: the security suite's index cannot be had; building from $SUITE main alone (RTBOX_REQUIRE_SECURITY=1 refuses)"
+      echo "deb [arch=i386 signed-by=$KEYRING] $MIRROR $SUITE main" > "$APTDIR/etc/sources.list"
+      apt-get update -qq > "$APTDIR/update.log" 2>&1 || { cat "$APTDIR/update.log" >&2; die "apt-get update for i386 ($MIRROR) failed"; }
+    else
+      cat "$APTDIR/update.log" >&2; die "apt-get update for i386 failed"
+    fi
+  fi
 fi
 
 # Versions: the newest candidate, or the version a lock file names (RTBOX_DEBS_LOCK: a manifest.txt
@@ -370,6 +401,7 @@ GITREV="$(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo none)"
   echo "RTBOX_IMAGE_BUILD=$BUILD_ID"
   echo "RTBOX_IMAGE_GIT=$GITREV"
   echo "KERNEL=$KVER"
+  echo "SECURITY_SUITE=$SECURITY_SUITE"
   echo "JLINK_MODULES=$MODULES"
   echo "APPLIANCE_JAR=$([ -n "$JAR" ] && sha256sum "$JAR" | cut -c1-16 || echo none)"
   awk -F'\t' '{print "DEB " $1 " " $2 " " $4}' "$WORK/manifest.tsv"
