@@ -188,31 +188,42 @@ final class Json {
      * not finite (NaN, infinities: JSON has none), which an array holds as null.
      */
     static byte[] write(JsonElement e) {
-        StringWriter s = new StringWriter();
+        return write(e, null, null);
+    }
+
+    /** As {@link #write(JsonElement)}, with {@code placeholder} (by identity) written by {@code writer}. */
+    static byte[] write(JsonElement e, JsonElement placeholder, Codec.ReportWriter writer) {
+        StringWriter s = new StringWriter(writer == null ? 16 : 64 * 1024);
         try (JsonWriter w = new JsonWriter(s)) {
             w.setSerializeNulls(false);
             w.setHtmlSafe(false);
-            write(w, e);
+            write(w, e, placeholder, writer);
         } catch (IOException x) {
             throw new UncheckedIOException(x);
         }
         return s.toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    private static void write(JsonWriter w, JsonElement e) throws IOException {
-        if (e == null || e.isJsonNull()) {
+    private static void write(JsonWriter w, JsonElement e, JsonElement placeholder, Codec.ReportWriter writer)
+            throws IOException {
+        if (e != null && e == placeholder) {
+            writer.write(w);
+            // A writer that changed the writer's rules (Gson's toJson sets them from its own) leaves them as found.
+            w.setSerializeNulls(false);
+            w.setHtmlSafe(false);
+        } else if (e == null || e.isJsonNull()) {
             w.nullValue();
         } else if (e.isJsonObject()) {
             w.beginObject();
             for (Map.Entry<String, JsonElement> m : e.getAsJsonObject().entrySet()) {
                 w.name(m.getKey());
-                write(w, m.getValue());
+                write(w, m.getValue(), placeholder, writer);
             }
             w.endObject();
         } else if (e.isJsonArray()) {
             w.beginArray();
             for (JsonElement x : e.getAsJsonArray()) {
-                write(w, x);
+                write(w, x, placeholder, writer);
             }
             w.endArray();
         } else {

@@ -6,5 +6,5 @@
  * the wire shape exists once.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.3.0")
+@org.osgi.annotation.versioning.Version("1.4.0")
 package rtbox.mqtt.protocol;

@@ -82,6 +82,35 @@ class CodecTest {
         assertTrue(json.contains("\"max_us\":131.4") && json.contains("\"histogram_bucket_us\":1.0"), json);
     }
 
+    /** A report written into the payload as it is encoded gives the bytes its tree gives, in the same place. */
+    @Test
+    void aReportWriterWritesWhereTheTreeWould() throws Exception {
+        Result tree = new Result("a1", T, "r1", 11, "timer", Outcome.PASS, "ok", true, T, T, figures(), report(), null);
+        Result bare = new Result("a1", T, "r1", 11, "timer", Outcome.PASS, "ok", true, T, T, figures(), null, null);
+        Codec.ReportWriter writer = w -> {
+            w.beginObject();
+            w.name("probe").value("timer");
+            w.name("jitter").value(1.5);
+            w.name("absent").nullValue();
+            w.endObject();
+        };
+        assertEquals(new String(Codec.encode(tree), StandardCharsets.UTF_8),
+                new String(Codec.encode(bare, writer), StandardCharsets.UTF_8));
+        // a run without figures: the report follows "ended", and the writer's null member is still left off
+        Result noFigures = new Result("a1", T, "r1", 11, "timer", Outcome.PASS, "ok", true, T, T, null, null, null);
+        String json = new String(Codec.encode(noFigures, writer), StandardCharsets.UTF_8);
+        assertTrue(json.endsWith("\"ended\":\"2026-12-02T12:40:03.100Z\",\"report\":{\"probe\":\"timer\","
+                + "\"jitter\":1.5}}"), json);
+        Cell cell = new Cell("a1", T, "r1", 2, new PlanCell("smoke", 1, 2, "idle"), "timer", Outcome.PASS, "ok", true,
+                T, T, figures(), report(), "fifo:80", Map.of(), List.of(), Map.of());
+        Cell bareCell = new Cell("a1", T, "r1", 2, new PlanCell("smoke", 1, 2, "idle"), "timer", Outcome.PASS, "ok",
+                true, T, T, figures(), null, "fifo:80", Map.of(), List.of(), Map.of());
+        assertEquals(new String(Codec.encode(cell), StandardCharsets.UTF_8),
+                new String(Codec.encode(bareCell, writer), StandardCharsets.UTF_8));
+        assertEquals(report(), ((Cell) Codec.decode(Codec.encode(bareCell, writer))).report());
+        assertThrows(IllegalArgumentException.class, () -> Codec.encode(tree, writer), "two reports");
+    }
+
     @Test
     void lastSampleTravelsAndIsOptionalButStrict() throws Exception {
         ThreadFigures t = new ThreadFigures(0, 1, "fifo", 80, 1000, 52.1, 60, 61, 88, 120, 131.4, 0, 2,

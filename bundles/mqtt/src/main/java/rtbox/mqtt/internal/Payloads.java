@@ -1,5 +1,6 @@
 package rtbox.mqtt.internal;
 
+import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -7,11 +8,14 @@ import java.util.List;
 
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
-import com.google.gson.JsonObject;
+import com.google.gson.TypeAdapter;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonWriter;
 
 import rtbox.api.result.Histogram;
 import rtbox.api.result.RunReport;
 import rtbox.api.result.ThreadResult;
+import rtbox.mqtt.protocol.Codec;
 import rtbox.mqtt.protocol.Figures;
 import rtbox.mqtt.protocol.Outcome;
 import rtbox.mqtt.protocol.Progress;
@@ -24,7 +28,7 @@ import rtbox.mqtt.protocol.ThreadFigures;
  * JSON. The wire shape itself is rtbox.mqtt.protocol's {@code Codec}.
  */
 final class Payloads {
-    /** For verb bodies and the report tree; the messages themselves are written by the Codec. */
+    /** For verb bodies; the messages themselves are written by the Codec, a report by {@link #reportWriter}. */
     static final Gson GSON = new GsonBuilder().serializeSpecialFloatingPointValues().disableHtmlEscaping().create();
 
     private Payloads() {
@@ -34,15 +38,18 @@ final class Payloads {
         return new Progress(appliance, Instant.now(), run, sequence, probe, Math.round(fraction * 100), null);
     }
 
-    /** A run's result: verdict and worst figures on top, a line per thread, the full report under "report". */
-    static Result result(String appliance, String run, long sequence, RunReport r) {
+    /**
+     * A run's result as its payload: verdict and worst figures on top, a line per thread, the
+     * full report under "report", written straight into the payload ({@link #reportWriter}).
+     */
+    static byte[] result(String appliance, String run, long sequence, RunReport r) {
         boolean nothing = stoppedBeforeFirstSample(r);
-        return new Result(appliance, Instant.now(), run, sequence, r.result().probe(),
+        return Codec.encode(new Result(appliance, Instant.now(), run, sequence, r.result().probe(),
                 nothing ? Outcome.ABORTED : outcome(r),
                 nothing ? "stopped on request before its first sample (during the warm-up): nothing was measured"
                         : r.verdict().reason(),
                 r.result().complete(), Instant.ofEpochMilli(r.startedEpochMs()), Instant.ofEpochMilli(r.endedEpochMs()),
-                figures(r), report(r), null);
+                figures(r), null, null), reportWriter(r));
     }
 
     /** A run stopped so early that no thread took a sample: aborted, not a verdict on nothing. */
@@ -54,9 +61,60 @@ final class Payloads {
         return Outcome.valueOf(r.verdict().outcome().name());
     }
 
-    /** The full run report as the Codec carries it. */
-    static JsonObject report(RunReport r) {
-        return GSON.toJsonTree(r).getAsJsonObject();
+
+    /**
+     * Writes the full run report into a payload as it is encoded, in one pass: no tree of a
+     * JsonPrimitive per histogram count (a report holds tens of thousands of counts, nearly
+     * all 0). Byte for byte what Gson's tree of it gives (PayloadsTest).
+     */
+    static Codec.ReportWriter reportWriter(RunReport r) {
+        return w -> STREAM.toJson(r, RunReport.class, w);
+    }
+
+    /**
+     * The report's Gson for {@link #reportWriter}: counts written in a plain loop (Gson's own
+     * array adapter boxes each one), and numbers that are not finite written as null, as the
+     * Codec writes a tree's (a member then left off, null in an array).
+     */
+    private static final Gson STREAM;
+
+    static {
+        TypeAdapter<Double> finite = new TypeAdapter<>() {
+            @Override
+            public void write(JsonWriter w, Double v) throws IOException {
+                if (v == null || !Double.isFinite(v)) {
+                    w.nullValue();
+                } else {
+                    w.value(v.doubleValue());
+                }
+            }
+
+            @Override
+            public Double read(JsonReader in) {
+                throw new UnsupportedOperationException("write only");
+            }
+        };
+        TypeAdapter<long[]> counts = new TypeAdapter<>() {
+            @Override
+            public void write(JsonWriter w, long[] v) throws IOException {
+                if (v == null) {
+                    w.nullValue();
+                    return;
+                }
+                w.beginArray();
+                for (long x : v) {
+                    w.value(x);
+                }
+                w.endArray();
+            }
+
+            @Override
+            public long[] read(JsonReader in) {
+                throw new UnsupportedOperationException("write only");
+            }
+        };
+        STREAM = new GsonBuilder().disableHtmlEscaping().registerTypeAdapter(double.class, finite)
+                .registerTypeAdapter(Double.class, finite).registerTypeAdapter(long[].class, counts).create();
     }
 
     static Figures figures(RunReport r) {

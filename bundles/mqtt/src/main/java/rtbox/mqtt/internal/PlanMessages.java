@@ -3,17 +3,19 @@ package rtbox.mqtt.internal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
 
 import com.google.gson.JsonObject;
 
 import rtbox.mqtt.protocol.Cell;
 import rtbox.mqtt.protocol.CellLine;
+import rtbox.mqtt.protocol.Codec;
 import rtbox.mqtt.protocol.Outcome;
 import rtbox.mqtt.protocol.PlanCell;
 import rtbox.mqtt.protocol.PlanOutcome;
 import rtbox.mqtt.protocol.Progress;
 import rtbox.mqtt.protocol.Result;
-import rtbox.mqtt.protocol.RunMessage;
+import rtbox.mqtt.protocol.Topics;
 import rtbox.plan.CellResult;
 import rtbox.plan.PlanRun;
 import rtbox.plan.Plans;
@@ -51,19 +53,20 @@ final class PlanMessages {
     }
 
     /**
-     * One cell's result, as the journal has it: the run's figures as a single run's
+     * One cell's result as its payload, as the journal has it: the run's figures as a single run's
      * result has them (when the cell measured), with the cell's verdict (which can be
      * INCONCLUSIVE where the run's thresholds passed) and what the tuner changed.
      */
-    static Cell cell(String appliance, String run, String plan, CellResult c, int count) {
+    static byte[] cell(String appliance, String run, String plan, CellResult c, int count) {
         boolean measured = c.report() != null;
-        return new Cell(appliance, Instant.now(), run, cellSeq(c.index()), new PlanCell(plan, c.index() + 1, count,
-                c.name()), measured ? c.report().result().probe() : c.probe(), outcome(c.verdict().outcome().name()),
-                c.verdict().reason(), measured && c.report().result().complete(),
+        Cell cell = new Cell(appliance, Instant.now(), run, cellSeq(c.index()), new PlanCell(plan, c.index() + 1,
+                count, c.name()), measured ? c.report().result().probe() : c.probe(),
+                outcome(c.verdict().outcome().name()), c.verdict().reason(), measured && c.report().result().complete(),
                 Instant.ofEpochMilli(measured ? c.report().startedEpochMs() : c.startedEpochMs()),
                 Instant.ofEpochMilli(measured ? c.report().endedEpochMs() : c.endedEpochMs()),
-                measured ? Payloads.figures(c.report()) : null, measured ? Payloads.report(c.report()) : null,
-                c.policy(), c.axes(), c.loads(), c.policyChanges());
+                measured ? Payloads.figures(c.report()) : null, null, c.policy(), c.axes(), c.loads(),
+                c.policyChanges());
+        return measured ? Codec.encode(cell, Payloads.reportWriter(c.report())) : Codec.encode(cell);
     }
 
     private static Outcome outcome(String name) {
@@ -104,14 +107,21 @@ final class PlanMessages {
                 null, new PlanOutcome(plan, null, cellsPlanned, null, null, null));
     }
 
-    /** Every message of a journaled run, in order: what {@code results} re-publishes. */
-    static List<RunMessage> replay(String appliance, PlanRun r) {
-        List<RunMessage> out = new ArrayList<>();
+    /**
+     * Every message of a journaled run, in order, encoded one at a time as {@code to} takes
+     * them: what {@code results} re-publishes ({@code replayed} of them). One at a time, since
+     * a cell's report is 50-90 kB of payload (and was megabytes as a tree).
+     */
+    static void replay(String appliance, PlanRun r, BiConsumer<String, byte[]> to) {
         for (CellResult c : r.cells()) {
-            out.add(cell(appliance, r.id(), r.plan(), c, r.cellsPlanned()));
+            to.accept(Topics.cell(appliance, r.id()), cell(appliance, r.id(), r.plan(), c, r.cellsPlanned()));
         }
-        out.add(result(appliance, r));
-        return out;
+        to.accept(Topics.result(appliance, r.id()), Codec.encode(result(appliance, r)));
+    }
+
+    /** How many messages {@link #replay} gives. */
+    static int replayed(PlanRun r) {
+        return r.cells().size() + 1;
     }
 
     /** One line of the {@code results} listing. */

@@ -22,9 +22,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 
 import rtbox.api.RtboxException;
-import rtbox.mqtt.protocol.Codec;
 import rtbox.mqtt.protocol.Outcome;
-import rtbox.mqtt.protocol.RunMessage;
 import rtbox.mqtt.protocol.Topics;
 import rtbox.plan.CellResult;
 import rtbox.plan.PlanBusyException;
@@ -418,14 +416,10 @@ public class PlanVerbs implements Verbs {
         if (run.id().equals(running)) {
             return Reply.conflict("run " + run.id() + " is under way: its results come as its cells end");
         }
-        List<RunMessage> messages = PlanMessages.replay(station.appliance(), run);
-        station.afterReply(() -> {
-            for (RunMessage m : messages) {
-                station.queue(Topics.of(m), Codec.encode(m));
-            }
-        });
+        PlanRun replayed = run;
+        station.afterReply(() -> PlanMessages.replay(station.appliance(), replayed, station::queue));
         JsonObject body = PlanMessages.summary(run);
-        body.addProperty("messages", messages.size());
+        body.addProperty("messages", PlanMessages.replayed(run));
         body.addProperty("cell", Topics.cell(station.appliance(), run.id()));
         body.addProperty("result", Topics.result(station.appliance(), run.id()));
         body.addProperty("result_sequence", PlanMessages.resultSeq(run.cellsPlanned()));

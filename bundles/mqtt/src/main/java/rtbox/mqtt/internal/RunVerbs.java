@@ -16,7 +16,7 @@ import rtbox.api.result.RunReport;
 import rtbox.core.RunRequest;
 import rtbox.core.Runner;
 import rtbox.mqtt.protocol.Outcome;
-import rtbox.mqtt.protocol.RunMessage;
+import rtbox.mqtt.protocol.Codec;
 import rtbox.mqtt.protocol.Topics;
 
 /**
@@ -112,13 +112,13 @@ public class RunVerbs implements Verbs {
             });
             last(station, s, topic, seq -> Payloads.result(appliance, s.id, seq, report));
         } catch (RtboxException e) {
-            last(station, s, topic,
-                    seq -> Payloads.failedResult(appliance, s.id, seq, s.probe, Outcome.ERROR, e.getMessage()));
+            last(station, s, topic, seq -> Codec.encode(
+                    Payloads.failedResult(appliance, s.id, seq, s.probe, Outcome.ERROR, e.getMessage())));
         } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
             // An Error too: without a result the run stayed "busy" for good, every later run got 409 and a
             // stop promised a result that never came. The run's memory is garbage by now.
-            last(station, s, topic, seq -> Payloads.failedResult(appliance, s.id, seq, s.probe, Outcome.ERROR,
-                    "the run failed on the appliance: " + e));
+            last(station, s, topic, seq -> Codec.encode(Payloads.failedResult(appliance, s.id, seq, s.probe,
+                    Outcome.ERROR, "the run failed on the appliance: " + e)));
         } finally {
             s.finished();
             station.activity().end(s);
@@ -131,10 +131,10 @@ public class RunVerbs implements Verbs {
      * thread's progress tick, between the result and the run's end, queued one after the
      * result: a control room saw 11 messages of a run whose result said 10).
      */
-    private static void last(Station station, RunSession s, String topic, LongFunction<RunMessage> result) {
+    private static void last(Station station, RunSession s, String topic, LongFunction<byte[]> result) {
         synchronized (s) {
             s.done = true;
-            station.queueNext(s, topic, result);
+            station.queueNextPayload(s, topic, result);
         }
     }
 

@@ -170,8 +170,13 @@ final class Station {
      * published and recorded in the run's file before it leaves the outbox ({@link RunSession}).
      */
     void queueAt(RunSession s, String topic, long seq, RunMessage message) {
+        queueAt(s, topic, seq, Codec.encode(message));
+    }
+
+    /** As {@link #queueAt(RunSession, String, long, RunMessage)}, the message encoded already (a result with its report). */
+    void queueAt(RunSession s, String topic, long seq, byte[] payload) {
         synchronized (s) {
-            enqueue(topic, Codec.encode(message), () -> s.queued(seq), () -> s.recordAtLeast(seq));
+            enqueue(topic, payload, () -> s.queued(seq), () -> s.recordAtLeast(seq));
         }
         drainSoon();
     }
@@ -305,9 +310,14 @@ final class Station {
      * so numbers never repeat or skip.
      */
     void queueNext(RunSession s, String topic, LongFunction<RunMessage> message) {
+        queueNextPayload(s, topic, seq -> Codec.encode(message.apply(seq)));
+    }
+
+    /** As {@link #queueNext}, the message encoded by {@code payload}. */
+    void queueNextPayload(RunSession s, String topic, LongFunction<byte[]> payload) {
         synchronized (s) {
             long seq = s.sequence() + 1;
-            queueAt(s, topic, seq, message.apply(seq));
+            queueAt(s, topic, seq, payload.apply(seq));
         }
     }
 
