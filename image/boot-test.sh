@@ -242,6 +242,9 @@ if [ "$(metric appliance)" = present ]; then
   rc="$(steprc rtbox-service)"
   if [ "$rc" = 0 ]; then ok "appliance service started by init, serving, restarted by init after SIGKILL"
   else bad "appliance service (rc=${rc:-missing})"; fi
+  left="$(metric tmp_left_after_kill)"
+  if [ "$left" = 0 ]; then ok "the killed appliance left nothing in /tmp (its JVM folder removed at the restart)"
+  else bad "the killed appliance left ${left:-?} files or folders in /tmp (expected 0; see the rtbox-service step)"; fi
   check "shutdown through init ran rcK" has 'rcK: stopping the appliance' 
 else
   echo "  note appliance jar not in the image: placeholder tests only"

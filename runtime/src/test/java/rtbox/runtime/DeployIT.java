@@ -112,28 +112,44 @@ class DeployIT {
     }
 
     /**
-     * FileInstall's watchers (etc/ and deploy/) work in a fixed folder of the framework's
-     * storage: left to themselves they make java.io.tmpdir/fileinstall-RANDOM each, removed only
-     * at a clean exit, so every killed appliance left two behind in /tmp.
+     * A killed appliance leaves nothing behind in the shared temporary folder. FileInstall's
+     * watchers (etc/ and deploy/) work in a fixed folder of the framework's storage: left to
+     * themselves they make java.io.tmpdir/fileinstall-RANDOM each, removed only at a clean exit,
+     * so every killed appliance left two behind in /tmp. And the JVM's own temporary files
+     * (bnd's launcher copies the jars rtbox.jar embeds, about 1.3 MB, as resourceNNN.jar) go to
+     * a folder of that JVM's (RTBOX_TMP/jvm-PID), which the launcher removes at its next start.
      */
     @Test
-    void aKilledApplianceLeavesNoFileInstallFolderInTmp() throws Exception {
+    void aKilledApplianceLeavesNothingInTmp() throws Exception {
         Path jar = fixtureBundle();
         Path tmp = Files.createDirectories(work.resolve("tmp"));
+        long pid;
         try (Rtbox rtbox = new Rtbox(home)) {
-            rtbox.env.put("RTBOX_JAVA_OPTS", "-Djava.io.tmpdir=" + tmp);
+            rtbox.env.put("RTBOX_TMP", tmp.toString());
             rtbox.start("serve");
             assertTrue(rtbox.awaitLine("serving", 60_000) > 0, "appliance did not come up: " + rtbox.err);
+            pid = rtbox.pid();
             Files.copy(jar, home.resolve("deploy/fixture.jar"));
             // the deploy/ watcher is running (its folder made) once it installed the bundle
             assertTrue(rtbox.awaitLine("probe 'fixture'", 10_000) > 0, "deploy/ not watched: " + rtbox.out);
         } // killed (SIGKILL), as a crash
+        Path own = tmp.resolve("jvm-" + pid);
         try (java.util.stream.Stream<Path> left = Files.list(tmp)) {
-            assertEquals(List.of(), left.map(p -> p.getFileName().toString())
-                    .filter(n -> n.startsWith("fileinstall-")).toList(), "FileInstall's folders in " + tmp);
+            assertEquals(List.of("jvm-" + pid), left.map(p -> p.getFileName().toString()).toList(),
+                    "only the killed JVM's own folder in " + tmp);
+        }
+        try (java.util.stream.Stream<Path> inOwn = Files.list(own)) {
+            assertTrue(inOwn.anyMatch(p -> p.getFileName().toString().startsWith("resource")),
+                    "bnd's launcher copied its jars elsewhere than the JVM's folder " + own);
         }
         assertTrue(Files.isDirectory(home.resolve("data/framework/fileinstall/etc")));
         assertTrue(Files.isDirectory(home.resolve("data/framework/fileinstall/deploy")));
+        // the next start, whatever the command, removes the folders of JVMs that are gone
+        try (Rtbox next = new Rtbox(home)) {
+            next.env.put("RTBOX_TMP", tmp.toString());
+            assertEquals(0, next.run(60, "--version").exitCode());
+        }
+        assertFalse(Files.exists(own), own + " outlived its JVM's next start");
     }
 
     @Test

@@ -45,8 +45,9 @@ public final class Codec {
     /**
      * Writes a run's full report straight into the payload (since 1.4): what a
      * {@link Result}'s or a {@link Cell}'s {@code report} member would hold, as one JSON
-     * object, with the same rules as the rest of the payload (null members left off,
-     * numbers that are not finite left off, or null in an array).
+     * object. It must keep the payload's rules: null members are left off (the writer given
+     * does so), and a number that is not finite is written as null (a member then left off,
+     * null in an array), which the writer does not do for it.
      */
     @FunctionalInterface
     public interface ReportWriter {

@@ -208,7 +208,7 @@ final class Json {
             throws IOException {
         if (e != null && e == placeholder) {
             writer.write(w);
-            // A writer that changed the writer's rules (Gson's toJson sets them from its own) leaves them as found.
+            // The rules put back, should the report's writer have changed them (Gson's toJson sets its own).
             w.setSerializeNulls(false);
             w.setHtmlSafe(false);
         } else if (e == null || e.isJsonNull()) {
