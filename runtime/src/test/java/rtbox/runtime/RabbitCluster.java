@@ -62,6 +62,8 @@ final class RabbitCluster implements AutoCloseable {
         env.put("HOME", dir.resolve("home").toString());
         env.put("ERL_EPMD_PORT", Integer.toString(epmdPort));
         env.put("ERL_EPMD_ADDRESS", "127.0.0.1");
+        // a node that fails to boot writes its crash dump here, not into the build's working folder
+        env.put("ERL_CRASH_DUMP", dir.resolve("erl_crash.dump").toString());
     }
 
     RabbitCluster start() throws Exception {
@@ -113,8 +115,10 @@ final class RabbitCluster implements AutoCloseable {
                 return;
             } catch (IllegalStateException e) {
                 if (System.nanoTime() > deadline || !nodes.get(i).isAlive()) {
-                    throw new IllegalStateException(node(i) + " did not start (its log: "
-                            + dir.resolve("node" + (i + 1)) + ")", e);
+                    Path out = dir.resolve("node" + (i + 1)).resolve("server.out");
+                    String tail = Files.isRegularFile(out) ? Files.readString(out, StandardCharsets.UTF_8) : "";
+                    tail = tail.substring(Math.max(0, tail.length() - 2000));
+                    throw new IllegalStateException(node(i) + " did not start; the end of its output: " + tail, e);
                 }
                 Thread.sleep(500);
             }
