@@ -14,6 +14,11 @@
 # driver does (the graph's kernel path without rtbox); ratio graph / ring per hop.
 # The switcher's ping-pong alternates two tasks; fifteen processes
 # on one CPU cost the kernel more per switch (address spaces), which the ring shows.
+# The graph runs twice a round, without and with rtbox's kernel trace (rtbox.trace
+# enabled=false / true through Config Admin): the switcher and the ring run untraced, and
+# a run traces sched_switch and sched_wakeup on its CPU (for attribution), which costs
+# every switch of the graph's fifteen tasks. The ratios compare the untraced graph (the
+# graph's own overhead); the trace's cost a cycle is printed beside them.
 #   bench/graph-vs-pipe/run.sh [rounds] [seconds] [cpu] [periods]
 # Run it under the shared lock: flock /tmp/rtbox-heavy.lock bench/graph-vs-pipe/run.sh
 set -euo pipefail
@@ -35,12 +40,17 @@ gcc -O2 -pthread -o "$out/ring" "$here/ring.c"
 
 echo "# $(uname -srm), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
 echo "# $rounds rounds of $secs s, CPU $cpu, SCHED_FIFO 80; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-5s %-9s %7s %14s %14s %7s %14s %7s\n' round mode period 'graph us/hop' 'pipe us/hop' ratio 'ring us/hop' ratio
+printf '%-5s %-9s %7s %14s %14s %7s %14s %7s %14s %12s\n' round mode period 'graph us/hop' 'pipe us/hop' ratio 'ring us/hop' ratio \
+  'traced us/hop' 'trace us/cyc'
 for r in $(seq 1 "$rounds"); do
   for mode in threads processes; do
     for period in $periods; do
-      rtbox run graph -q -a "$cpu" --policy fifo -p 80 -i "$period" -D "${secs}s" --warmup 1s -o work=0us \
-        -o clients=14 -o ends="$mode" --json "$out/graph-$r-$mode-$period.json" > /dev/null 2>&1 || true
+      # which of the two goes first swaps every round
+      for trace in $( [ $((r % 2)) = 1 ] && echo "false true" || echo "true false"); do
+        echo "enabled=$trace" > "$RTBOX_HOME/etc/rtbox.trace.cfg"
+        rtbox run graph -q -a "$cpu" --policy fifo -p 80 -i "$period" -D "${secs}s" --warmup 1s -o work=0us \
+          -o clients=14 -o ends="$mode" --json "$out/graph-$r-$mode-$period-$trace.json" > /dev/null 2>&1 || true
+      done
     done
     rtbox load pipe mode=rtt ends="$mode" cpu="$cpu" policy=fifo priority=80 -D "${secs}s" \
       --json "$out/pipe-$r-$mode.json" > /dev/null
@@ -55,10 +65,17 @@ p = json.load(open(f"{out}/pipe-{r}-{mode}.json"))["figures"]
 pipe = 1e6 / (2 * p["round_trips_per_s"])
 for period in periods:
     ring = float(open(f"{out}/ring-{r}-{mode}-{period}.txt").read())
-    g = json.load(open(f"{out}/graph-{r}-{mode}-{period}.json"))["rtbox"]["result"]["figures"]
-    hops = g["clients"] + 1
-    graph = g["dsp_load_pct"] / 100 * g["period_us"] / hops
-    print(f"{r:<5} {mode:<9} {period:>7} {graph:14.2f} {pipe:14.2f} {graph / pipe:7.3f} {ring:14.2f} {graph / ring:7.3f}")
+    def per_hop(trace):
+        result = json.load(open(f"{out}/graph-{r}-{mode}-{period}-{trace}.json"))["rtbox"]["result"]
+        said = "kernel trace on CPU" if trace == "true" else "the kernel trace is off"
+        assert any(said in n for n in result["notes"]), f"round {r}: trace={trace} but the notes say {result['notes']}"
+        g = result["figures"]
+        hops = g["clients"] + 1
+        return g["dsp_load_pct"] / 100 * g["period_us"] / hops, hops
+    graph, hops = per_hop("false")
+    traced, _ = per_hop("true")
+    print(f"{r:<5} {mode:<9} {period:>7} {graph:14.2f} {pipe:14.2f} {graph / pipe:7.3f} {ring:14.2f} {graph / ring:7.3f}"
+          f" {traced:14.2f} {(traced - graph) * hops:12.2f}")
     with open(f"{out}/ratios-{mode}-{period}", "a") as f:
         f.write(f"{graph / pipe}\n")
     with open(f"{out}/ring-ratios-{mode}-{period}", "a") as f:
