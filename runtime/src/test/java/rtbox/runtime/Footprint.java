@@ -11,9 +11,9 @@ import java.util.stream.Stream;
  * What a JVM process holds, read from outside it as an operator would: RSS, threads and open
  * files from /proc, taken after a full collection asked through {@code jcmd PID GC.run} (the
  * attach mechanism: its "Attach Listener" thread stays, so every footprint after the first has
- * it). The appliance's heap is fixed and pre-touched (-Xms = -Xmx, AlwaysPreTouch), so a
- * collection does not lower its RSS; it drops what metaspace and the code cache let go of and
- * makes the heap's "used" a live-data figure.
+ * it). The appliance's heap is fixed (-Xms = -Xmx) and a collection does not give pages back,
+ * so it does not lower the RSS: the heap's share of it is the most that was ever in use. It
+ * drops what metaspace and the code cache let go of and makes the heap's "used" a live-data figure.
  */
 record Footprint(long rssKb, long threads, long fds) {
 
