@@ -1,10 +1,10 @@
 package rtbox.workload.fairness.internal;
 
 /**
- * The unit of work: a fixed number of steps of a linear congruential generator,
- * which the JIT can neither skip nor fold, calibrated once to steps per
- * millisecond. A worker does a fixed amount of work per round, as massive_intr's
- * calibrated loop did, so a worker the scheduler holds back completes fewer rounds.
+ * The unit of work: steps of a linear congruential generator, which the JIT can neither skip
+ * nor fold, calibrated once to steps per millisecond. The calibration only sizes the chunks
+ * that a worker runs between two reads of its CPU time ({@link FairnessRun}): the loop's speed
+ * changes when the JIT replaces its code, so the count alone does not hold a round's work.
  */
 final class Spin {
     private static volatile long perMs;
