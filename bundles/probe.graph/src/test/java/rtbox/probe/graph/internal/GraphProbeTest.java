@@ -240,7 +240,8 @@ class GraphProbeTest {
 
     /**
      * A stall of 12 ms (over a 10 ms period) injected every 20th cycle: each makes its cycle
-     * finish after the next period began, so exactly one xrun per stall, each an event.
+     * finish after the next period began, so one xrun per stall, each an event (and any other
+     * one explained by a slow CPU).
      */
     @Test
     void eachInjectedStallOverAPeriodIsOneXrun() throws RtboxException {
@@ -249,11 +250,16 @@ class GraphProbeTest {
         ProbeResult r = new GraphProbe().run(graph("threads", "20").option("stall", "12ms")
                 .option("stall_every", "20").durationNs(2_500_000_000L).build(), events);
         double stalls = r.figures().get("stalls_injected");
+        double xrunCount = r.figures().get("xruns");
         assertTrue(stalls >= 5, r.figures().toString());
-        assertEquals(stalls, r.figures().get("xruns"), r.figures().toString());
-        assertEquals((long) stalls, r.threads().get(0).missedDeadlines());
+        // Every stall is an xrun. One more may come from the host (this VM stalls for
+        // milliseconds now and then: a CI run had 12 for 11 stalls), and then the probe must
+        // have seen that the CPU was slow.
+        assertTrue(xrunCount >= stalls && xrunCount - stalls <= r.figures().get("xruns_cpu_slow"),
+                r.figures().toString());
+        assertEquals((long) xrunCount, r.threads().get(0).missedDeadlines());
         long xrunEvents = events.events.stream().filter(e -> e[0].equals("xrun")).count();
-        assertEquals((long) stalls, xrunEvents);
+        assertEquals((long) xrunCount, xrunEvents);
         // A 12 ms stall plus 2 ms of graph ends 4 ms into the next period, which is lost.
         assertTrue(r.figures().get("lost_periods") >= stalls, r.figures().toString());
         List<String> xruns = events.events.stream().filter(e -> e[0].equals("xrun")).map(e -> e[1]).toList();
