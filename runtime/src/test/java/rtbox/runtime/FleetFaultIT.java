@@ -174,19 +174,9 @@ class FleetFaultIT {
         List<JsonObject> fleets = new ArrayList<>();
         for (ControlServer c : new ControlServer[] {c1, c2}) {
             ControlServer.Client admin = c.client();
-            // A CI run once got 404 here from one instance, cause unknown (no ERROR line was kept):
-            // asked again for up to 30 s, with the wait printed, and on failure the answer and the
-            // instance's log in the message.
-            long asked = System.currentTimeMillis();
+            // On failure, the answer and the instance's log: a restarted instance once answered 404
+            // for good (Felix HTTP's Jetty start failed, "sr is null"; not fixed yet).
             ControlServer.Client.Response login = admin.login("admin", c1.adminPassword());
-            while (login.status() != 200 && System.currentTimeMillis() - asked < 30_000) {
-                Thread.sleep(1000);
-                login = admin.login("admin", c1.adminPassword());
-            }
-            if (System.currentTimeMillis() - asked > 500) {
-                System.out.println("FleetFaultIT: " + c.home.getFileName() + ": login answered " + login.status()
-                        + " after " + (System.currentTimeMillis() - asked) + " ms");
-            }
             List<String> log;
             synchronized (c.process.err) {
                 log = new ArrayList<>(c.process.err);
