@@ -26,6 +26,9 @@ import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.metatype.annotations.Designate;
+import org.osgi.service.servlet.runtime.HttpServiceRuntime;
+import org.osgi.service.servlet.runtime.dto.ServletContextDTO;
+import org.osgi.service.servlet.runtime.dto.ServletDTO;
 
 import com.google.gson.JsonObject;
 
@@ -35,6 +38,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import rtbox.broker.LocalBroker;
+import rtbox.control.ControlWeb;
 
 /**
  * {@code rtbox control}: serves the control room (the embedded broker unless a site
@@ -176,9 +180,18 @@ public class ControlCommand implements Callable<Integer> {
             }
             http = cm.getConfiguration(HTTP_PID, "?");
             http.update(httpConfig(s, address, httpPort, local));
-            if (!listening(address, httpPort, 60_000)) {
-                err.println("rtbox control: the web server is not listening on " + address + ":" + httpPort
-                        + " after 60 s (port taken? the log above says why)");
+            String missing = awaitApi(address, httpPort, 60_000);
+            if (missing != null && missing.startsWith(API_MISSING)) {
+                // Felix HTTP can fail inside its Jetty start (it logs "Exception while initializing
+                // Jetty") and keep the port open with no servlet behind it: start it once more.
+                err.println("rtbox control: " + missing + ": starting the web server once more");
+                http.delete();
+                http = cm.getConfiguration(HTTP_PID, "?");
+                http.update(httpConfig(s, address, httpPort, local));
+                missing = awaitApi(address, httpPort, 60_000);
+            }
+            if (missing != null) {
+                err.println("rtbox control: " + missing + " after 60 s (the log above says why)");
                 return ERROR;
             }
             out.println("rtbox control: serving " + url + " (API " + url.replaceAll("/$", "") + "/api/v1/)");
@@ -205,18 +218,58 @@ public class ControlCommand implements Callable<Integer> {
         }
     }
 
-    /** Jetty starts on its own thread after the configuration: the port answers once it listens. */
-    private static boolean listening(String address, int port, long timeoutMs) throws InterruptedException {
+    private static final String API_MISSING = "the web server listens but serves no API";
+
+    /**
+     * Waits until the web server listens on the port and has the API servlet in the control
+     * room's context (the Servlet Whiteboard's runtime DTO): a port that answers is not yet
+     * a control room that serves. Null once both hold, else what is missing.
+     */
+    private static String awaitApi(String address, int port, long timeoutMs) throws InterruptedException {
         long end = System.currentTimeMillis() + timeoutMs;
+        String missing = "the web server is not listening on " + address + ":" + port + " (port taken?)";
         while (System.currentTimeMillis() < end) {
-            try (java.net.Socket sock = new java.net.Socket()) {
-                sock.connect(new java.net.InetSocketAddress(address, port), 1000);
-                return true;
-            } catch (IOException e) {
-                Thread.sleep(100);
+            if (listening(address, port)) {
+                if (apiRegistered()) {
+                    return null;
+                }
+                missing = API_MISSING + " (no servlet " + ControlRoom.API_SERVLET + " in context "
+                        + ControlWeb.CONTEXT_NAME + " on " + address + ":" + port + ")";
             }
+            Thread.sleep(100);
         }
-        return false;
+        return missing;
+    }
+
+    private static boolean listening(String address, int port) {
+        try (java.net.Socket sock = new java.net.Socket()) {
+            sock.connect(new java.net.InetSocketAddress(address, port), 1000);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static boolean apiRegistered() {
+        ServiceReference<HttpServiceRuntime> ref = context.getServiceReference(HttpServiceRuntime.class);
+        HttpServiceRuntime runtime = ref == null ? null : context.getService(ref);
+        if (runtime == null) {
+            return false;
+        }
+        try {
+            for (ServletContextDTO c : runtime.getRuntimeDTO().servletContextDTOs) {
+                if (ControlWeb.CONTEXT_NAME.equals(c.name)) {
+                    for (ServletDTO sd : c.servletDTOs) {
+                        if (ControlRoom.API_SERVLET.equals(sd.name)) {
+                            return true;
+                        }
+                    }
+                }
+            }
+            return false;
+        } finally {
+            context.ungetService(ref);
+        }
     }
 
     private ControlRoom await(PrintWriter err) throws InterruptedException {

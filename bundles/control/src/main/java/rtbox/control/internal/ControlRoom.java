@@ -41,6 +41,8 @@ import rtbox.plan.Plans;
         ConfigurationPolicy.REQUIRE, immediate = true)
 public class ControlRoom {
     static final String PID = "rtbox.control.serve";
+    /** The API servlet's name on the Servlet Whiteboard (rtbox control waits for it before "serving"). */
+    static final String API_SERVLET = "rtbox.control.api";
     private static final Logger LOG = LoggerFactory.getLogger("rtbox.control");
     /** Why the last start failed, for rtbox control to print (null when it did not). */
     static volatile String lastFailure;
@@ -153,7 +155,7 @@ public class ControlRoom {
         Dictionary<String, Object> sp = new Hashtable<>();
         sp.put(HttpWhiteboardConstants.HTTP_WHITEBOARD_SERVLET_PATTERN, ControlWeb.API + "/*");
         sp.put(HttpWhiteboardConstants.HTTP_WHITEBOARD_CONTEXT_SELECT, ControlWeb.CONTEXT_SELECT);
-        sp.put(HttpWhiteboardConstants.HTTP_WHITEBOARD_SERVLET_NAME, "rtbox.control.api");
+        sp.put(HttpWhiteboardConstants.HTTP_WHITEBOARD_SERVLET_NAME, API_SERVLET);
         api = bc.registerService(Servlet.class, new Api(this), sp);
     }
 
