@@ -47,6 +47,12 @@ class MqttAnnounceIT {
                 && m.json().get("state").getAsString().equals("online"));
     }
 
+    /** an1's status messages that arrived from {@code ms} on, as received (for a failure's message). */
+    private List<String> since(long ms) {
+        return observer.all(m -> m.topic().equals("rtbox/v1/up/an1/status") && m.atMs() >= ms).stream()
+                .map(m -> "+" + (m.atMs() - ms) + " ms" + (m.retained() ? " retained " : " ") + m.payload()).toList();
+    }
+
     private void serve(int heartbeatSeconds) throws Exception {
         MqttIT.configure(rtbox, broker, "an1");
         Files.writeString(rtbox.home.resolve("etc/rtbox.mqtt.cfg"), "statusHeartbeatSeconds=" + heartbeatSeconds + "\n",
@@ -81,8 +87,12 @@ class MqttAnnounceIT {
         long started = System.currentTimeMillis();
         room = new ControlServer(controlHome, broker.controlUri(), List.of());
         assertNotNull(observer.await(m -> m.topic().equals("rtbox/v1/up/an1/status") && m.atMs() >= started
-                && !m.retained(), 10_000), "the control room's announce went unanswered");
-        assertEquals(beforeRoom + 1, statuses().size(), "one answer to the control room's announce");
+                && !m.retained() && m.json().get("state").getAsString().equals("online"), 10_000),
+                "the control room's announce went unanswered: " + since(started) + "\nbroker:\n" + broker.log());
+        // A second answer would come within the appliance's 1 s spread.
+        Thread.sleep(1500);
+        assertEquals(beforeRoom + 1, statuses().size(), "one answer to the control room's announce; an1's statuses"
+                + " since the control room started: " + since(started) + "\nbroker:\n" + broker.log());
         ControlServer.Client admin = room.client();
         assertEquals(200, admin.login("admin", room.adminPassword()).status());
         assertTrue(admin.get("/fleet").body().contains("\"id\":\"an1\""), "the control room knows an1");
