@@ -210,6 +210,27 @@ class ControlIT {
 
     @Test
     @Order(4)
+    void aRefusedPostLeavesItsConnectionFitForTheNextRequest() throws Exception {
+        // Refused before its body was read, a POST's connection was closed after the answer without
+        // "Connection: close": the client's next request on it read EOF (13 of 600 here, once in CI).
+        String user = "{\"name\":\"walt\",\"role\":\"viewer\",\"password\":\"correct-horse-battery\"}";
+        int refused = 0;
+        java.util.List<String> errors = new java.util.ArrayList<>();
+        for (int i = 0; i < 600; i++) {
+            try {
+                int status = i % 2 == 0 ? admin.send("POST", "/users", user, "forged").status()
+                        : admin.send("POST", "/users", user, admin.csrf, "http://evil.example").status();
+                assertEquals(403, status);
+                refused++;
+            } catch (java.io.IOException e) {
+                errors.add(i + ": " + e);
+            }
+        }
+        assertEquals(600, refused, "requests that read EOF: " + errors);
+    }
+
+    @Test
+    @Order(5)
     void everyPortTheControlRoomListensOnIsOnLoopback() throws Exception {
         long pid = control.process.pid();
         java.util.Set<String> sockets = new java.util.HashSet<>();

@@ -58,15 +58,47 @@ final class Api extends HttpServlet {
         } catch (PlanLibrary.Problems e) {
             JsonObject o = error(e.getMessage());
             o.add("problems", e.problems);
+            settleBody(req, resp);
             send(resp, e.status, o);
         } catch (BadRequest e) {
+            settleBody(req, resp);
             send(resp, e.status, error(e.getMessage()));
         } catch (SQLException e) {
             LOG.warn(method + " " + path + ": " + Db.rootMessage(e));
+            settleBody(req, resp);
             send(resp, 500, error("database: " + Db.rootMessage(e)));
         } catch (RuntimeException e) {
             LOG.error(method + " " + path + ": " + e, e);
+            settleBody(req, resp);
             send(resp, 500, error(e.toString()));
+        }
+    }
+
+    /**
+     * Reads what is left of a refused request's body (up to {@link #MAX_JSON_BYTES}) before
+     * the answer. Left unread, Jetty closes the connection after the answer without a
+     * "Connection: close", and a client that reuses the connection for its next request reads
+     * EOF (13 of 600 refused POSTs here; ControlIT once). A longer body gets "Connection: close".
+     */
+    private static void settleBody(HttpServletRequest req, HttpServletResponse resp) {
+        if (req.getContentLengthLong() > MAX_JSON_BYTES) {
+            resp.setHeader("Connection", "close");
+            return;
+        }
+        try {
+            InputStream in = req.getInputStream();
+            byte[] skipped = new byte[8192];
+            long left = MAX_JSON_BYTES;
+            int n;
+            while (left > 0 && (n = in.read(skipped, 0, (int) Math.min(skipped.length, left))) >= 0) {
+                left -= n;
+            }
+            if (left == 0 && in.read() >= 0) {
+                resp.setHeader("Connection", "close");
+            }
+        } catch (IOException | IllegalStateException e) {
+            // The client went away, or the body was taken as a reader: the connection is not reused.
+            resp.setHeader("Connection", "close");
         }
     }
 
