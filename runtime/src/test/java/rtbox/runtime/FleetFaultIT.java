@@ -175,7 +175,7 @@ class FleetFaultIT {
         for (ControlServer c : new ControlServer[] {c1, c2}) {
             ControlServer.Client admin = c.client();
             // On failure, the answer and the instance's log: a restarted instance once answered 404
-            // for good (Felix HTTP's Jetty start failed, "sr is null"; not fixed yet).
+            // for good (Felix HTTP's restart of Jetty failed, "sr is null"; fixed in c6517f4).
             ControlServer.Client.Response login = admin.login("admin", c1.adminPassword());
             List<String> log;
             synchronized (c.process.err) {

@@ -53,25 +53,29 @@ final class Api extends HttpServlet {
         String method = req.getMethod();
         resp.setHeader("Cache-Control", "no-store");
         resp.setHeader("X-Content-Type-Options", "nosniff");
+        int status;
+        JsonObject answer;
         try {
             route(req, resp, method, p);
+            return;
         } catch (PlanLibrary.Problems e) {
-            JsonObject o = error(e.getMessage());
-            o.add("problems", e.problems);
-            settleBody(req, resp);
-            send(resp, e.status, o);
+            status = e.status;
+            answer = error(e.getMessage());
+            answer.add("problems", e.problems);
         } catch (BadRequest e) {
-            settleBody(req, resp);
-            send(resp, e.status, error(e.getMessage()));
+            status = e.status;
+            answer = error(e.getMessage());
         } catch (SQLException e) {
             LOG.warn(method + " " + path + ": " + Db.rootMessage(e));
-            settleBody(req, resp);
-            send(resp, 500, error("database: " + Db.rootMessage(e)));
+            status = 500;
+            answer = error("database: " + Db.rootMessage(e));
         } catch (RuntimeException e) {
             LOG.error(method + " " + path + ": " + e, e);
-            settleBody(req, resp);
-            send(resp, 500, error(e.toString()));
+            status = 500;
+            answer = error(e.toString());
         }
+        settleBody(req, resp);
+        send(resp, status, answer);
     }
 
     /**
@@ -96,8 +100,8 @@ final class Api extends HttpServlet {
             if (left == 0 && in.read() >= 0) {
                 resp.setHeader("Connection", "close");
             }
-        } catch (IOException | IllegalStateException e) {
-            // The client went away, or the body was taken as a reader: the connection is not reused.
+        } catch (IOException e) {
+            // The client went away: the connection is not reused.
             resp.setHeader("Connection", "close");
         }
     }

@@ -181,7 +181,7 @@ public class ControlCommand implements Callable<Integer> {
             http = cm.getConfiguration(HTTP_PID, "?");
             http.update(httpConfig(s, address, httpPort, local));
             String missing = awaitApi(address, httpPort, 60_000);
-            if (missing != null && missing.startsWith(API_MISSING)) {
+            if (missing != null && listening(address, httpPort)) {
                 // Felix HTTP can fail inside its Jetty start (it logs "Exception while initializing
                 // Jetty") and keep the port open with no servlet behind it: start it once more.
                 err.println("rtbox control: " + missing + ": starting the web server once more");
@@ -218,8 +218,6 @@ public class ControlCommand implements Callable<Integer> {
         }
     }
 
-    private static final String API_MISSING = "the web server listens but serves no API";
-
     /**
      * Waits until the web server listens on the port and has the API servlet in the control
      * room's context (the Servlet Whiteboard's runtime DTO): a port that answers is not yet
@@ -233,7 +231,7 @@ public class ControlCommand implements Callable<Integer> {
                 if (apiRegistered()) {
                     return null;
                 }
-                missing = API_MISSING + " (no servlet " + ControlRoom.API_SERVLET + " in context "
+                missing = "the web server listens but serves no API (no servlet " + ControlRoom.API_SERVLET + " in context "
                         + ControlWeb.CONTEXT_NAME + " on " + address + ":" + port + ")";
             }
             Thread.sleep(100);
