@@ -2,8 +2,10 @@ package rtbox.report;
 
 import java.text.SimpleDateFormat;
 import java.util.Date;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.LongStream;
 
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
@@ -183,34 +185,52 @@ public final class Reports {
         return GSON.toJson(root);
     }
 
-    /** cyclictest's --histfile: one line per microsecond bucket, a column per thread, then totals. */
+    /**
+     * cyclictest's histogram (its -h on stdout, its --histfile), as rt-tests' print_hist writes
+     * it, for scripts that read cyclictest's: every bucket 0 to N-1, zeros included, the first
+     * thread's column after a space and the next ones after a tab; the totals count the
+     * histogram's samples (not the overflows); then the cycle numbers of the first overflows
+     * per thread (as many as there are buckets, the rest as "# N others") and an empty line.
+     */
     public static String histogramFile(RunReport r) {
+        List<ThreadResult> threads = r.result().threads();
         StringBuilder b = new StringBuilder("# Histogram\n");
-        int rows = r.result().threads().stream().mapToInt(t -> t.latency().counts().length).max().orElse(0);
+        int rows = threads.stream().mapToInt(t -> t.latency().counts().length).max().orElse(0);
         for (int i = 0; i < rows; i++) {
-            boolean any = false;
-            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%06d", i));
-            for (ThreadResult t : r.result().threads()) {
-                long[] c = t.latency().counts();
-                long n = i < c.length ? c[i] : 0;
-                any |= n != 0;
-                line.append(String.format(Locale.ROOT, " %06d", n));
+            b.append(String.format(Locale.ROOT, "%06d ", i));
+            for (int j = 0; j < threads.size(); j++) {
+                long[] c = threads.get(j).latency().counts();
+                b.append(String.format(Locale.ROOT, "%06d", i < c.length ? c[i] : 0));
+                if (j < threads.size() - 1) {
+                    b.append('\t');
+                }
             }
-            if (any) {
-                b.append(line).append('\n');
-            }
+            b.append('\n');
         }
         b.append("# Total:");
-        r.result().threads().forEach(t -> b.append(String.format(Locale.ROOT, " %09d", t.latency().samples())));
+        threads.forEach(t -> b.append(String.format(Locale.ROOT, " %09d", LongStream.of(t.latency().counts()).sum())));
         b.append("\n# Min Latencies:");
-        r.result().threads().forEach(t -> b.append(String.format(Locale.ROOT, " %05d", us(t.latency().minNs()))));
+        threads.forEach(t -> b.append(String.format(Locale.ROOT, " %05d", us(t.latency().minNs()))));
         b.append("\n# Avg Latencies:");
-        r.result().threads().forEach(t -> b.append(String.format(Locale.ROOT, " %05d",
+        threads.forEach(t -> b.append(String.format(Locale.ROOT, " %05d",
                 Math.round(t.latency().avgNs() / 1000))));
         b.append("\n# Max Latencies:");
-        r.result().threads().forEach(t -> b.append(String.format(Locale.ROOT, " %05d", us(t.latency().maxNs()))));
+        threads.forEach(t -> b.append(String.format(Locale.ROOT, " %05d", us(t.latency().maxNs()))));
         b.append("\n# Histogram Overflows:");
-        r.result().threads().forEach(t -> b.append(String.format(Locale.ROOT, " %05d", t.latency().overflows())));
+        threads.forEach(t -> b.append(String.format(Locale.ROOT, " %05d", t.latency().overflows())));
+        b.append("\n# Histogram Overflow at cycle number:\n");
+        for (int j = 0; j < threads.size(); j++) {
+            Histogram h = threads.get(j).latency();
+            long[] cycles = h.overflowCycles() == null ? new long[0] : h.overflowCycles();
+            b.append("# Thread ").append(j).append(':');
+            for (long c : cycles) {
+                b.append(String.format(Locale.ROOT, " %05d", c));
+            }
+            if (cycles.length < h.overflows()) {
+                b.append(String.format(Locale.ROOT, " # %05d others", h.overflows() - cycles.length));
+            }
+            b.append('\n');
+        }
         b.append('\n');
         return b.toString();
     }

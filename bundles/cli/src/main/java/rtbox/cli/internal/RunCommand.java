@@ -67,8 +67,8 @@ class RunCommand implements Callable<Integer> {
     int histogramUs = 10_000;
     @Option(names = "--histfile", paramLabel = "FILE", description = "Write the histogram to FILE (cyclictest's format).")
     Path histfile;
-    @Option(names = {"-q", "--quiet"}, description = "Print only the T: lines and the verdict at the end; no live "
-            + "figures, no progress.")
+    @Option(names = {"-q", "--quiet"}, description = "Print on stdout only what cyclictest -q prints: the T: lines "
+            + "at the end (with -h, the histogram instead); the verdict goes to stderr. No live figures, no progress.")
     boolean quiet;
     @Option(names = "--progress-every", paramLabel = "TIME", description = "When stdout is not a terminal, a progress "
             + "line with each thread's figures so far on stderr every TIME (default 10s; 0 for none). On a terminal "
@@ -234,14 +234,22 @@ class RunCommand implements Callable<Integer> {
         };
         RunReport r;
         CpuDmaLatency dma = null;
+        if (verbose) {
+            CyclictestStdout.verboseHeader(out);
+        }
         if (!laptop) {
             try {
                 dma = CpuDmaLatency.hold(dmaLatencyUs);
+                // Where cyclictest prints it: when it is set, before measuring.
+                out.println("# " + CpuDmaLatency.DEVICE + " set to " + dmaLatencyUs + "us");
             } catch (IOException e) {
                 // As cyclictest: a warning, and the run goes on (the figures may include C-state exits).
                 err.println("rtbox: warning: cannot hold " + CpuDmaLatency.DEVICE + " at " + dmaLatencyUs + " us ("
                         + e.getMessage() + "): deep C-states stay allowed");
             }
+        }
+        if (verbose) {
+            CyclictestStdout.threadIntervals(out, request.parameters().cpus.length, intervalUs);
         }
         out.flush();
         if (live != null) {
@@ -278,25 +286,7 @@ class RunCommand implements Callable<Integer> {
                 err.println("rtbox: warning: " + e.getMessage());
             }
         }
-        if (dma != null) {
-            out.println("# " + CpuDmaLatency.DEVICE + " set to " + dmaLatencyUs + "us");
-        }
-        boolean histogramAsked = spec.commandLine().getParseResult().hasMatchedOption("-h");
-        if (histogramAsked) {
-            // As cyclictest -h: the histogram and its summary lines on stdout.
-            out.print(Reports.histogramFile(r));
-        }
-        if (quiet) {
-            // -q as cyclictest: the T: lines (not with -h, as cyclictest), the break (-b), then only the verdict.
-            if (!histogramAsked) {
-                Reports.summary(r).lines().filter(l -> l.startsWith("T:")).forEach(out::println);
-            }
-            out.print(Reports.breakLines(r));
-            out.println(r.verdict().outcome() + ": " + r.verdict().reason());
-        } else {
-            out.print(Reports.summary(r));
-            out.print(LoadFigures.format(r.workloads(), r.events()));
-        }
+        CyclictestStdout.end(out, err, r, quiet, spec.commandLine().getParseResult().hasMatchedOption("-h"));
         out.flush();
         try {
             write(json, Reports.cyclictestJson(r));

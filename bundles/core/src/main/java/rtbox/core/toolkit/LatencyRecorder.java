@@ -41,6 +41,8 @@ public final class LatencyRecorder implements LiveThread {
     private final int thread;
     private final long expectedIntervalNs;
     private final long[] buckets;
+    /** Cycle numbers of the first overflows, as many as there are buckets (cyclictest keeps as many). */
+    private final long[] overflowCycles;
     private final Histogram exact = new Histogram(1, HIGHEST_NS, 3);
     private final Histogram corrected = new Histogram(1, HIGHEST_NS, 3);
     private final long[] spikeOffsets = new long[MAX_SPIKES];
@@ -112,6 +114,7 @@ public final class LatencyRecorder implements LiveThread {
         this.thread = thread;
         this.cpu = cpu;
         this.buckets = new long[histogramLimitUs];
+        this.overflowCycles = new long[histogramLimitUs];
         this.expectedIntervalNs = expectedIntervalNs;
         this.spikeThresholdNs = Long.MAX_VALUE;
         int size = keptSamples <= 0 ? 0 : Integer.bitCount(keptSamples) == 1 ? keptSamples
@@ -170,6 +173,9 @@ public final class LatencyRecorder implements LiveThread {
         if (bucket < buckets.length) {
             buckets[(int) bucket]++;
         } else {
+            if (overflows < overflowCycles.length) {
+                overflowCycles[(int) overflows] = samples;
+            }
             overflows++;
         }
         long clamped = v > HIGHEST_NS ? HIGHEST_NS : v;
@@ -320,7 +326,8 @@ public final class LatencyRecorder implements LiveThread {
     public rtbox.api.result.Histogram histogram() {
         return new rtbox.api.result.Histogram(1000, buckets.clone(), overflows, samples,
                 samples == 0 ? 0 : min, max, samples == 0 ? 0 : (double) sum / samples,
-                percentile(50), percentile(99), percentile(99.9));
+                percentile(50), percentile(99), percentile(99.9),
+                Arrays.copyOf(overflowCycles, (int) Math.min(overflows, overflowCycles.length)));
     }
 
     private long percentile(double p) {

@@ -31,6 +31,21 @@ class LatencyRecorderTest {
     }
 
     @Test
+    void overflowsKeepTheirCycleNumbersUpToAsManyAsThereAreBuckets() {
+        LatencyRecorder r = new LatencyRecorder(0, 2, 1_000_000);
+        r.record(9_000, 1); // warm-up: forgotten by reset
+        r.reset(0, Long.MAX_VALUE);
+        r.record(500, 10);      // cycle 0, bucket 0
+        r.record(2_000, 20);    // cycle 1, overflow
+        r.record(1_000, 30);    // cycle 2, bucket 1
+        r.record(7_000, 40);    // cycle 3, overflow
+        r.record(3_000, 50);    // cycle 4, overflow: counted, its cycle not kept (cyclictest's "# 1 others")
+        Histogram h = r.histogram();
+        assertEquals(3, h.overflows());
+        assertEquals(java.util.List.of(1L, 3L), java.util.Arrays.stream(h.overflowCycles()).boxed().toList());
+    }
+
+    @Test
     void correctedViewFillsInSkippedPeriods() {
         LatencyRecorder r = new LatencyRecorder(0, 10_000, 1_000_000);
         r.reset(0, Long.MAX_VALUE);
