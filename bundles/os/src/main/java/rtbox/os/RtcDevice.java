@@ -1,7 +1,6 @@
 package rtbox.os;
 
 import com.sun.jna.LastErrorException;
-import com.sun.jna.Memory;
 import com.sun.jna.NativeLong;
 
 import rtbox.os.internal.LibC;
@@ -14,7 +13,9 @@ import rtbox.os.internal.LibC;
  * since the last read, so a count over 1 means interrupts were missed.
  *
  * <p>{@link #readWord()} uses a preallocated buffer and allocates nothing unless it
- * fails. {@link #close()} turns periodic interrupts off before closing; the kernel
+ * fails. Since 1.11 the read and the time stamp of its return are one machine-code
+ * sequence ({@link WakeStamp}): {@link #wakeNanos()} is the stamp, and {@link #readPath()}
+ * says whether that code or JNA ran. {@link #close()} turns periodic interrupts off before closing; the kernel
  * also turns them off when the descriptor is released, so a killed process leaves
  * none running.
  */
@@ -31,14 +32,14 @@ public final class RtcDevice implements AutoCloseable {
 
     private final String path;
     private final int fd;
-    private final Memory word = new Memory(8);
-    private final NativeLong wordBytes = new NativeLong(WORD_BYTES);
+    private final WakeStamp read;
     private boolean periodicOn;
     private boolean open = true;
 
     private RtcDevice(String path, int fd) {
         this.path = path;
         this.fd = fd;
+        this.read = WakeStamp.reader(fd, WORD_BYTES);
     }
 
     /** Linux's _IOC(dir, type, nr, size) for x86 (and most architectures). */
@@ -96,19 +97,32 @@ public final class RtcDevice implements AutoCloseable {
                 () -> LibC.ioctl(fd, new NativeLong(RTC_PIE_OFF), new NativeLong(0)));
     }
 
-    /** Blocks for the next interrupt and returns the raw interrupt word. */
+    /** Blocks for the next interrupt and returns the raw interrupt word ({@link #wakeNanos()}: when the read returned). */
     public long readWord() throws OsException {
-        int n;
-        try {
-            n = LibC.read(fd, word, wordBytes);
-        } catch (LastErrorException e) {
-            throw Native.failure("read(" + path + ", " + WORD_BYTES + " bytes)", e.getErrorCode());
+        int n = read.read();
+        if (n < 0) {
+            throw Native.failure("read(" + path + ", " + WORD_BYTES + " bytes)", -n);
         }
         if (n != WORD_BYTES) {
             throw new OsException("read(" + path + ")", Errno.EIO, "read of " + path + " returned " + n
                     + " bytes, not the " + WORD_BYTES + "-byte interrupt word");
         }
-        return WORD_BYTES == 8 ? word.getLong(0) : word.getInt(0) & 0xffffffffL;
+        return read.word();
+    }
+
+    /**
+     * CLOCK_MONOTONIC ({@link System#nanoTime()}'s clock) when the last {@link #readWord()}'s
+     * read returned, stamped right after the system call.
+     *
+     * @since 1.11
+     */
+    public long wakeNanos() {
+        return read.stampNanos();
+    }
+
+    /** Which path the reads take: the machine code, or JNA and why. @since 1.11 */
+    public String readPath() {
+        return read.path();
     }
 
     /** Turns periodic interrupts off (if on) and closes. Idempotent; reports the first failure. */
@@ -118,6 +132,7 @@ public final class RtcDevice implements AutoCloseable {
             return;
         }
         open = false;
+        read.close();
         OsException first = null;
         if (periodicOn) {
             try {

@@ -72,6 +72,9 @@ public final class LibC {
 
     public static native int getpagesize();
 
+    /** getauxval(3): 0 when the entry is not there (AT_SYSINFO, 32: i386's __kernel_vsyscall). */
+    public static native NativeLong getauxval(NativeLong type);
+
     public static native int open(String path, int flags) throws LastErrorException;
 
     public static native int close(int fd) throws LastErrorException;

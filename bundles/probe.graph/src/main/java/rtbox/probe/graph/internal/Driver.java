@@ -4,11 +4,11 @@ import rtbox.api.RunParameters;
 import rtbox.api.SchedPolicy;
 import rtbox.core.toolkit.LatencyRecorder;
 import rtbox.os.BytePipe;
-import rtbox.os.MonotonicClock;
 import rtbox.os.OsException;
 import rtbox.os.PipeLoop;
 import rtbox.os.RtcDevice;
 import rtbox.os.Sched;
+import rtbox.os.WakeStamp;
 
 /**
  * The graph's driver, the measuring thread (jackd's driver thread): woken every period
@@ -23,6 +23,9 @@ import rtbox.os.Sched;
  * period while the {@link WorkKeeper} holds the work at its CPU time (as it does during
  * the measurement). The loop allocates nothing, logs nothing and
  * takes no lock: xruns go into preallocated arrays, reported after the run.
+ *
+ * <p>The wake-up and its time stamp are one machine-code sequence ({@link WakeStamp}: the
+ * sleep or the RTC's read, then glibc's clock_gettime), as in the timer probe.
  */
 final class Driver extends Thread {
     static final int KEPT_XRUNS = 10_000;
@@ -40,7 +43,7 @@ final class Driver extends Thread {
     private final WorkKeeper keeper;
     private final int cpu;
     private final LatencyRecorder recorder;
-    private final MonotonicClock clock = new MonotonicClock();
+    private final WakeStamp clock = WakeStamp.sleeper();
     private final BytePipe kick, done;
     private final long[] warm = new long[4096];
     final long[] xrunAt = new long[KEPT_XRUNS], xrunLate = new long[KEPT_XRUNS];
@@ -77,6 +80,11 @@ final class Driver extends Thread {
         this.policy = p.policy.lowerName();
         this.priority = p.priority;
         this.recorder = new LatencyRecorder(0, cpu, p.histogramLimitUs, g.periodNs(), 0, 0);
+    }
+
+    /** Which wake-up path the driver measures with (the machine code, or JNA and why). */
+    String wakePath() {
+        return rtc != null ? rtc.readPath() : clock.path();
     }
 
     LatencyRecorder live() {
@@ -146,6 +154,7 @@ final class Driver extends Thread {
         } catch (RuntimeException e) {
             failure = e;
         } finally {
+            clock.close();
             if (rtc != null) {
                 try {
                     rtc.close();
@@ -250,7 +259,7 @@ final class Driver extends Thread {
                 broken = true;
                 return;
             }
-            wake = System.nanoTime();
+            wake = rtc.wakeNanos();
             // The interrupt's own time is not known: the delay is the lateness over the
             // previous wake-up plus the RTC's period(s), as the rtc probe measures intervals.
             long missedIrqs = Math.max(0, RtcDevice.interruptCount(word, RtcDevice.WORD_BYTES) - 1);
@@ -261,7 +270,7 @@ final class Driver extends Thread {
             }
         } else {
             clock.sleepUntil(next);
-            wake = System.nanoTime();
+            wake = clock.stampNanos();
         }
         if (cycles == 0) {
             firstWake = wake;

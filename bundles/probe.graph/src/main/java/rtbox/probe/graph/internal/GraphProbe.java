@@ -175,6 +175,7 @@ public class GraphProbe implements Probe {
         notes.add("graph: " + g + "; " + (g.rtc() ? "driver woken by " + g.rtcDevice() + " at " + g.rtcHz() + " Hz "
                 + "(delay: lateness over the previous wake-up plus the period)" : "driver woken by clock_nanosleep("
                 + "CLOCK_MONOTONIC, TIMER_ABSTIME); delay = wake-up time - period start"));
+        notes.add("wake-up path: " + d.wakePath());
         notes.add(String.format(Locale.ROOT, "calibrated on CPU %d: %.3f ns a spin alone, the hops %.1f us a cycle "
                 + "without work (%.1f us of CPU a client), %d spins of work per client to start (%.1f us)", p.cpus[0],
                 d.nsPerSpin, d.baseNs / 1000.0, keeper.hopNs() / 1000.0, d.estimate, d.estimate * d.nsPerSpin / 1000));

@@ -138,6 +138,7 @@ public class RtcProbe implements Probe {
                 notes.add("memory locked with mlockall(MCL_CURRENT|MCL_FUTURE|MCL_ONFAULT)");
             }
             reader.rtc = rtc;
+            notes.add("wake-up path: " + rtc.readPath());
             reader.start();
             while (reader.isAlive()) {
                 try {
@@ -215,13 +216,13 @@ public class RtcProbe implements Probe {
                 long last = System.nanoTime();
                 while (System.nanoTime() < warmEnd && !stop) {
                     rtc.readWord();
-                    long now = System.nanoTime();
+                    long now = rtc.wakeNanos();
                     recorder.record(now - last, now);
                     last = now;
                 }
                 long threshold = Math.max(20_000, Math.max(recorder.medianNs(), periodNs) * 2);
                 rtc.readWord();
-                startNanos = System.nanoTime();
+                startNanos = rtc.wakeNanos();
                 recorder.reset(startNanos, threshold);
                 last = startNanos;
                 long loops = p.loops > 0 ? p.loops : Long.MAX_VALUE;
@@ -230,7 +231,7 @@ public class RtcProbe implements Probe {
                 long n = 0;
                 while (n < loops && !stop) {
                     long word = rtc.readWord();
-                    long now = System.nanoTime();
+                    long now = rtc.wakeNanos();
                     recorder.record(now - last, now);
                     last = now;
                     long lost = RtcDevice.interruptCount(word, RtcDevice.WORD_BYTES) - 1;

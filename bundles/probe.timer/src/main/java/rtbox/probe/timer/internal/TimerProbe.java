@@ -114,6 +114,7 @@ public class TimerProbe implements Probe {
                     Math.round(brk.latencyNs() / 1000.0), brk.offsetNs() / 1e9));
         }
         notes.add("clock: CLOCK_MONOTONIC, clock_nanosleep(TIMER_ABSTIME); latency = wake-up time - deadline");
+        notes.add("wake-up path: " + threads.get(0).wakePath());
         Map<String, Double> figures = new LinkedHashMap<>();
         figures.put("missed_deadlines", (double) missed);
         figures.put("interval_us", (double) p.intervalUs);

@@ -5,15 +5,20 @@ import rtbox.api.RunParameters;
 import rtbox.api.SchedPolicy;
 import rtbox.api.result.ThreadResult;
 import rtbox.core.toolkit.LatencyRecorder;
-import rtbox.os.MonotonicClock;
 import rtbox.os.OsException;
 import rtbox.os.Sched;
+import rtbox.os.WakeStamp;
 
 /**
  * One measuring thread, pinned to one CPU. It sets its own affinity, timer slack and
  * scheduling, warms up by running the very loop it will measure with (so the JIT has
  * compiled it), then measures. The loop allocates nothing, logs nothing and takes no
  * lock: its only shared state is the volatile stop flag.
+ *
+ * <p>The sleep and the wake-up's time stamp are one machine-code sequence ({@link WakeStamp}:
+ * clock_nanosleep, then glibc's clock_gettime, as cyclictest does them), so nothing of the
+ * JVM or of JNA runs between the kernel's return and the stamp; where that code cannot run,
+ * JNA and System.nanoTime(), and the result's notes say which path ran.
  */
 final class TimerThread extends Thread {
     /** Warm-up runs the loop at most this often, to give the JIT enough iterations. */
@@ -28,7 +33,7 @@ final class TimerThread extends Thread {
     private final int cpu;
     private final RunParameters parameters;
     private final WarmupGate gate;
-    private final MonotonicClock clock = new MonotonicClock();
+    private final WakeStamp wake = WakeStamp.sleeper();
     private final LatencyRecorder recorder;
     private volatile boolean stop;
     private volatile RtboxException failure;
@@ -58,6 +63,11 @@ final class TimerThread extends Thread {
         return recorder;
     }
 
+    /** Which wake-up path the thread measures with (the machine code, or JNA and why). */
+    String wakePath() {
+        return wake.path();
+    }
+
     void requestStop() {
         stop = true;
     }
@@ -72,6 +82,14 @@ final class TimerThread extends Thread {
 
     @Override
     public void run() {
+        try {
+            measure();
+        } finally {
+            wake.close();
+        }
+    }
+
+    private void measure() {
         int tid = Sched.gettid();
         recorder.runningAs(tid);
         try {
@@ -125,8 +143,8 @@ final class TimerThread extends Thread {
 
     /** One period: sleep to the deadline, read the clock, record, step to the next deadline. */
     private void cycle() {
-        clock.sleepUntil(next);
-        long now = System.nanoTime();
+        wake.sleepUntil(next);
+        long now = wake.stampNanos();
         recorder.record(now - next, now);
         cycles++;
         next += intervalNs;
