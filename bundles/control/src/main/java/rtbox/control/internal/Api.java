@@ -17,7 +17,6 @@ import java.util.concurrent.TimeUnit;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParseException;
 
 import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServlet;
@@ -521,16 +520,7 @@ final class Api extends HttpServlet {
     }
 
     private static JsonObject body(HttpServletRequest req) throws IOException {
-        byte[] b = bytes(req, MAX_JSON_BYTES);
-        try {
-            JsonObject o = Json.GSON.fromJson(new String(b, StandardCharsets.UTF_8), JsonObject.class);
-            if (o == null) {
-                throw new BadRequest("the body must be a JSON object");
-            }
-            return o;
-        } catch (JsonParseException | ClassCastException e) {
-            throw new BadRequest("the body is not a JSON object: " + Json.shortMessage(e));
-        }
+        return Json.body(bytes(req, MAX_JSON_BYTES));
     }
 
     private static JsonObject error(String message) {

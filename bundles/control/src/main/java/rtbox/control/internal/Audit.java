@@ -43,7 +43,7 @@ final class Audit {
                         e.addProperty("action", rs.getString("action"));
                         e.addProperty("target", rs.getString("target"));
                         String d = rs.getString("detail");
-                        e.add("detail", d == null ? null : Json.GSON.fromJson(d, JsonElement.class));
+                        e.add("detail", d == null ? null : Json.element(d));
                         return e;
                     }, limit, offset).forEach(rows::add);
             o.add("entries", rows);

@@ -6,7 +6,16 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 
-/** Small Gson helpers shared by the control room's classes. */
+import rtbox.json.JsonFields;
+import rtbox.json.JsonProblem;
+import rtbox.json.StrictJson;
+
+/**
+ * The control room's access to JSON: reading goes through rtbox.json's strict reader (the one
+ * the protocol, plans and run requests use: a repeated member, NaN or a nesting past its limit
+ * is refused, with its path); numbers are never rounded (a whole number asked for and a
+ * fraction found is an error, not the nearest integer). Writing is Gson's.
+ */
 final class Json {
     static final Gson GSON = new GsonBuilder().disableHtmlEscaping().serializeNulls().create();
 
@@ -23,14 +32,26 @@ final class Json {
         return e != null && e.isJsonPrimitive() && e.getAsJsonPrimitive().isNumber() ? e.getAsDouble() : null;
     }
 
+    /** A whole number, exactly; null when absent; a fraction or an out-of-range value is an error naming the field. */
     static Integer integer(JsonObject o, String field) {
-        Double d = number(o, field);
-        return d == null ? null : (int) Math.round(d);
+        Long v = whole(o, field);
+        if (v != null && (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE)) {
+            throw new IllegalArgumentException(field + ": " + v + " is out of range (32 bits)");
+        }
+        return v == null ? null : v.intValue();
     }
 
+    /** A whole number, exactly (no rounding: 2.5 is an error naming the field); null when absent or not a number. */
     static Long whole(JsonObject o, String field) {
-        Double d = number(o, field);
-        return d == null ? null : Math.round(d);
+        JsonElement e = o == null ? null : o.get(field);
+        if (e == null || !e.isJsonPrimitive() || !e.getAsJsonPrimitive().isNumber()) {
+            return null;
+        }
+        try {
+            return JsonFields.whole(e, field);
+        } catch (JsonProblem p) {
+            throw new IllegalArgumentException(p.getMessage());
+        }
     }
 
     static JsonObject object(JsonObject o, String field) {
@@ -43,8 +64,34 @@ final class Json {
         return e != null && e.isJsonArray() ? e.getAsJsonArray() : null;
     }
 
+    /** Stored or received JSON text as an object, read strictly; null for null; an error naming the problem's path. */
     static JsonObject parse(String text) {
-        return text == null ? null : GSON.fromJson(text, JsonObject.class);
+        JsonElement e = element(text);
+        if (e != null && !e.isJsonObject()) {
+            throw new IllegalArgumentException("$: expected a JSON object, got " + StrictJson.show(e));
+        }
+        return e == null ? null : e.getAsJsonObject();
+    }
+
+    /** JSON text as a value, read strictly; null for null. */
+    static JsonElement element(String text) {
+        if (text == null) {
+            return null;
+        }
+        try {
+            return StrictJson.parse(text);
+        } catch (JsonProblem p) {
+            throw new IllegalArgumentException(p.getMessage());
+        }
+    }
+
+    /** A request's body as a JSON object, read strictly: a 400 naming the path of what is wrong. */
+    static JsonObject body(byte[] utf8) {
+        try {
+            return JsonFields.of(StrictJson.parse(utf8), "$").object();
+        } catch (JsonProblem p) {
+            throw new BadRequest("the body: " + p.getMessage());
+        }
     }
 
     static String shortMessage(Throwable e) {

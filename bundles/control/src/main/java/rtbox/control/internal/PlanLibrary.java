@@ -10,7 +10,6 @@ import java.util.function.Supplier;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParseException;
 
 import rtbox.api.RtboxException;
 import rtbox.plan.PlanException;
@@ -120,13 +119,9 @@ final class PlanLibrary {
     /** A plan JSON object from its text (400 when it is not one). */
     static JsonObject parse(String text) {
         try {
-            JsonObject o = Json.GSON.fromJson(text, JsonObject.class);
-            if (o == null) {
-                throw new BadRequest("the plan is empty");
-            }
-            return o;
-        } catch (JsonParseException e) {
-            throw new BadRequest("the plan is not a JSON object: " + Json.shortMessage(e));
+            return Json.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new BadRequest("the plan: " + e.getMessage());
         }
     }
 

@@ -55,7 +55,7 @@ final class Queries {
         JsonArray bundles = new JsonArray();
         String b = rs.getString("bundles");
         if (b != null) {
-            for (JsonElement e : Json.GSON.fromJson(b, JsonArray.class)) {
+            for (JsonElement e : Json.element(b).getAsJsonArray()) {
                 JsonObject in = e.getAsJsonObject();
                 JsonObject out = new JsonObject();
                 out.add("symbolicName", in.get("symbolicName"));

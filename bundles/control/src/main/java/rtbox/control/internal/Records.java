@@ -137,7 +137,7 @@ final class Records {
         b.add("plan", plan);
         JsonArray bundles = new JsonArray();
         if (r[10] != null) {
-            for (JsonElement e : Json.GSON.fromJson((String) r[10], JsonArray.class)) {
+            for (JsonElement e : Json.element((String) r[10]).getAsJsonArray()) {
                 JsonObject in = e.getAsJsonObject(), out = new JsonObject();
                 out.add("symbolicName", in.get("symbolicName"));
                 out.add("version", in.get("version"));

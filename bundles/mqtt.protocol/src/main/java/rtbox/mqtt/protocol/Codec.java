@@ -12,6 +12,9 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.stream.JsonWriter;
 
+import rtbox.json.JsonFields;
+import rtbox.json.JsonProblem;
+
 /**
  * Over 400 lines on purpose: the writer and the reader of each message stay side by side
  * in this one class, so that a member changes in one place for both directions (the point
@@ -368,7 +371,15 @@ public final class Codec {
     }
 
     private static Decoded read(byte[] payload) throws ProtocolException {
-        Json.Obj o = Json.Obj.of(Json.parse(payload), "$");
+        try {
+            return read(Json.parse(payload));
+        } catch (JsonProblem p) {
+            throw Json.problem(p);
+        }
+    }
+
+    private static Decoded read(JsonElement payload) throws ProtocolException, JsonProblem {
+        JsonFields o = JsonFields.of(payload, "$");
         checkSchema(o);
         String type = o.str("type");
         Message m;
@@ -382,7 +393,7 @@ public final class Codec {
                 throw new ProtocolException("$.type", "'" + type + "' is not one of status, progress, cell, result,"
                         + " reply");
         }
-        return new Decoded(m, o.o);
+        return new Decoded(m, o.object());
     }
 
     /**
@@ -405,13 +416,18 @@ public final class Codec {
         if (!e.isJsonObject()) {
             throw new ProtocolException("$", "the command is not a JSON object: " + Json.show(e));
         }
-        Json.Obj o = new Json.Obj(e.getAsJsonObject(), "$");
-        String requestId = o.has("requestId") && o.o.get("requestId").isJsonPrimitive()
-                && o.o.getAsJsonPrimitive("requestId").isString() ? o.o.get("requestId").getAsString() : null;
+        JsonFields o;
+        try {
+            o = JsonFields.of(e, "$");
+        } catch (JsonProblem p) {
+            throw Json.problem(p);
+        }
+        String requestId = o.has("requestId") && o.object().get("requestId").isJsonPrimitive()
+                && o.object().getAsJsonPrimitive("requestId").isString() ? o.object().get("requestId").getAsString() : null;
         String bad = Topics.checkId("requestId", requestId);
         if (bad != null) {
             throw new ProtocolException("$.requestId", (o.has("requestId") && requestId == null
-                    ? "expected a string, got " + Json.show(o.o.get("requestId")) : bad.substring("requestId ".length()))
+                    ? "expected a string, got " + Json.show(o.object().get("requestId")) : bad.substring("requestId ".length()))
                     + ": every command needs a requestId; the reply goes to " + Topics.reply(t.appliance(),
                             "REQUESTID"));
         }
@@ -424,23 +440,25 @@ public final class Codec {
                         + ")");
             }
             Instant expires = expires(o);
-            JsonObject body = o.o.deepCopy();
+            JsonObject body = o.object().deepCopy();
             for (String k : ENVELOPE) {
                 body.remove(k);
             }
             return new Command(t.appliance(), t.verb(), requestId, expires, body);
         } catch (ProtocolException x) {
             throw x.withRequestId(requestId);
+        } catch (JsonProblem x) {
+            throw Json.problem(x).withRequestId(requestId);
         }
     }
 
-    private static Instant expires(Json.Obj o) throws ProtocolException {
+    private static Instant expires(JsonFields o) throws ProtocolException, JsonProblem {
         if (!o.has("expires")) {
             throw new ProtocolException("$.expires", "is missing: give the time after which the command must not"
                     + " run, e.g. \"expires\": \"" + Instant.now().plusSeconds(60).toString().replaceFirst(
                             "\\.\\d+Z$", "Z") + "\"");
         }
-        JsonElement e = o.o.get("expires");
+        JsonElement e = o.object().get("expires");
         String s = e.isJsonPrimitive() ? e.getAsString() : e.toString();
         try {
             if (e.isJsonPrimitive() && e.getAsJsonPrimitive().isNumber()) {
@@ -456,9 +474,9 @@ public final class Codec {
                 + " or epoch milliseconds");
     }
 
-    private static void checkSchema(Json.Obj o) throws ProtocolException {
-        if (o.o.has("schema")) {
-            JsonElement s = o.o.get("schema");
+    private static void checkSchema(JsonFields o) throws ProtocolException, JsonProblem {
+        if (o.object().has("schema")) {
+            JsonElement s = o.object().get("schema");
             if (!s.isJsonPrimitive() || !s.getAsJsonPrimitive().isNumber() || !"1".equals(
                     new java.math.BigDecimal(s.getAsString()).stripTrailingZeros().toPlainString())) {
                 throw new ProtocolException("$.schema", Json.show(s) + " is not understood: this reads schema "
@@ -474,7 +492,7 @@ public final class Codec {
                 : m instanceof Result ? "result" : m instanceof Reply ? "reply" : "command";
     }
 
-    private static Status status(Json.Obj o) throws ProtocolException {
+    private static Status status(JsonFields o) throws ProtocolException, JsonProblem {
         String appliance = Topics.requireId("$.appliance", o.str("appliance"));
         String state = o.str("state");
         if (!Status.ONLINE.equals(state) && !Status.OFFLINE.equals(state)) {
@@ -491,11 +509,11 @@ public final class Codec {
                 o.optStrings("damaged"));
     }
 
-    private static String run(Json.Obj o) throws ProtocolException {
+    private static String run(JsonFields o) throws ProtocolException, JsonProblem {
         return Topics.requireId("$.run", o.str("run"));
     }
 
-    private static long sequence(Json.Obj o) throws ProtocolException {
+    private static long sequence(JsonFields o) throws ProtocolException, JsonProblem {
         long s = o.lng("sequence");
         if (s < 1) {
             throw new ProtocolException("$.sequence", s + ": a run's messages are numbered from 1");
@@ -503,7 +521,7 @@ public final class Codec {
         return s;
     }
 
-    private static boolean plan(Json.Obj o) throws ProtocolException {
+    private static boolean plan(JsonFields o) throws ProtocolException, JsonProblem {
         String kind = o.optStr("kind");
         if (kind != null && !"plan".equals(kind)) {
             throw new ProtocolException("$.kind", "'" + kind + "' is not understood (only \"plan\")");
@@ -511,7 +529,7 @@ public final class Codec {
         return kind != null;
     }
 
-    private static PlanCell planCell(Json.Obj o) throws ProtocolException {
+    private static PlanCell planCell(JsonFields o) throws ProtocolException, JsonProblem {
         int cell = o.integer("cell");
         int cells = o.integer("cells");
         if (cell < 1 || cell > cells) {
@@ -520,7 +538,7 @@ public final class Codec {
         return new PlanCell(o.str("plan"), cell, cells, o.str("cell_name"));
     }
 
-    private static Progress progress(Json.Obj o) throws ProtocolException {
+    private static Progress progress(JsonFields o) throws ProtocolException, JsonProblem {
         String appliance = Topics.requireId("$.appliance", o.str("appliance"));
         boolean plan = plan(o);
         long percent = o.lng("percent");
@@ -531,14 +549,14 @@ public final class Codec {
                 percent, plan ? planCell(o) : null);
     }
 
-    private static Figures figures(Json.Obj o) throws ProtocolException {
+    private static Figures figures(JsonFields o) throws ProtocolException, JsonProblem {
         if (!o.has("samples")) {
             return null;
         }
         JsonArray a = o.arr("threads");
         List<ThreadFigures> threads = new ArrayList<>(a.size());
         for (int i = 0; i < a.size(); i++) {
-            Json.Obj t = Json.Obj.of(a.get(i), "$.threads[" + i + "]");
+            JsonFields t = JsonFields.of(a.get(i), "$.threads[" + i + "]");
             threads.add(new ThreadFigures(t.integer("thread"), t.integer("cpu"), t.optStr("policy"),
                     t.integer("priority"), t.lng("samples"), t.dbl("min_us"), t.dblOrNaN("avg_us"), t.dbl("p50_us"),
                     t.dbl("p99_us"), t.dbl("p999_us"), t.dbl("max_us"), t.lng("overflows"),
@@ -549,11 +567,11 @@ public final class Codec {
                 o.dbl("histogram_bucket_us"), o.longs("histogram"), List.copyOf(threads));
     }
 
-    private static JsonObject report(Json.Obj o) throws ProtocolException {
-        return o.has("report") ? o.obj("report").o : null;
+    private static JsonObject report(JsonFields o) throws ProtocolException, JsonProblem {
+        return o.has("report") ? o.obj("report").object() : null;
     }
 
-    private static Cell cell(Json.Obj o) throws ProtocolException {
+    private static Cell cell(JsonFields o) throws ProtocolException, JsonProblem {
         String appliance = Topics.requireId("$.appliance", o.str("appliance"));
         if (!plan(o)) {
             throw new ProtocolException("$.kind", "is missing: a cell is of a plan (\"kind\":\"plan\")");
@@ -564,7 +582,7 @@ public final class Codec {
                 o.has("loads") ? o.strings("loads") : List.of(), o.stringMap("tuner"));
     }
 
-    private static Result result(Json.Obj o) throws ProtocolException {
+    private static Result result(JsonFields o) throws ProtocolException, JsonProblem {
         String appliance = Topics.requireId("$.appliance", o.str("appliance"));
         PlanOutcome plan = null;
         if (plan(o)) {
@@ -573,7 +591,7 @@ public final class Codec {
                 JsonArray a = o.arr("cells");
                 cells = new ArrayList<>(a.size());
                 for (int i = 0; i < a.size(); i++) {
-                    Json.Obj c = Json.Obj.of(a.get(i), "$.cells[" + i + "]");
+                    JsonFields c = JsonFields.of(a.get(i), "$.cells[" + i + "]");
                     cells.add(new CellLine(c.integer("cell"), c.str("name"), c.lng("sequence"),
                             c.enumeration("verdict", Outcome.class), c.lng("max_us"), c.lng("missed_deadlines"),
                             c.lng("overflows")));
@@ -589,7 +607,7 @@ public final class Codec {
                 report(o), plan);
     }
 
-    private static Reply reply(Json.Obj o) throws ProtocolException {
+    private static Reply reply(JsonFields o) throws ProtocolException, JsonProblem {
         String appliance = Topics.requireId("$.appliance", o.str("appliance"));
         String requestId = o.optStr("requestId");
         if (requestId != null) {
@@ -600,6 +618,6 @@ public final class Codec {
             throw new ProtocolException("$.code", code + " is not a reply code (200, 400, 404, 409, 500)");
         }
         return new Reply(appliance, o.instant("timestamp"), requestId, o.optStr("verb"), code, o.str("message"),
-                o.has("body") ? o.obj("body").o : new JsonObject());
+                o.has("body") ? o.obj("body").object() : new JsonObject());
     }
 }

@@ -10,17 +10,15 @@ import java.util.Set;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
 import com.google.gson.JsonPrimitive;
-import com.google.gson.stream.JsonReader;
-import com.google.gson.stream.MalformedJsonException;
 
 import rtbox.api.RtboxException;
 import rtbox.api.RunParameters;
 import rtbox.core.LoadSpec;
 import rtbox.core.RunSchema;
 import rtbox.core.Thresholds;
+import rtbox.json.JsonProblem;
+import rtbox.json.StrictJson;
 
 /**
  * Over 400 lines on purpose: one pass over a plan that collects every problem with its JSON
@@ -64,15 +62,9 @@ final class PlanParser {
     private Parsed run(String text) {
         JsonElement root;
         try {
-            JsonReader reader = new JsonReader(new java.io.StringReader(text));
-            reader.setLenient(false);
-            root = JsonParser.parseReader(reader);
-            if (reader.peek() != com.google.gson.stream.JsonToken.END_DOCUMENT) {
-                problems.add("$: text after the end of the plan object");
-            }
-        } catch (JsonParseException | java.io.IOException e) {
-            String m = e.getCause() instanceof MalformedJsonException ? e.getCause().getMessage() : e.getMessage();
-            problems.add("$: not valid JSON: " + (m == null ? e.toString() : m.replaceFirst("^.*?Exception: ", "")));
+            root = StrictJson.parse(text); // rtbox.json: duplicates, NaN and deep nesting refused with their path
+        } catch (JsonProblem e) {
+            problems.add(e.getMessage());
             return new Parsed("", "", List.of(), problems);
         }
         if (root == null || !root.isJsonObject()) {

@@ -1,0 +1,84 @@
+package rtbox.json;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+
+class StrictJsonTest {
+    private static JsonProblem bad(String text) {
+        return assertThrows(JsonProblem.class, () -> StrictJson.parse(text));
+    }
+
+    @Test
+    void refusesWhatRfc8259Forbids() {
+        for (String t : new String[] {"{\"a\":NaN}", "{\"a\":Infinity}", "{\"a\":-Infinity}", "{a:1}", "{'a':1}",
+                "{\"a\":1} {}", "{\"a\":1,}", "[1,]", "{\"a\":1 /* c */}", "", "{\"a\":01}"}) {
+            JsonProblem p = bad(t);
+            assertEquals("$", p.path(), t);
+        }
+        assertTrue(bad("{\"a\":\n  x}").problem().contains("line 2"), bad("{\"a\":\n  x}").problem());
+        assertTrue(bad("{\"a\":1} {}").problem().startsWith("not valid JSON: more after the value"));
+        // No library text in what a user reads.
+        String m = bad("{'a':1}").getMessage();
+        assertTrue(!m.contains("JsonReader") && !m.contains("Strictness") && !m.contains("http"), m);
+    }
+
+    @Test
+    void aNameGivenTwiceIsNamedByItsPath() {
+        JsonProblem p = bad("{\"t\":{\"max_us\":1,\"max_us\":2}}");
+        assertEquals("$.t.max_us", p.path());
+        assertEquals("$.t.max_us: given twice", p.getMessage());
+    }
+
+    @Test
+    void nestingDeeperThanTheLimitIsRefusedWithoutAStackOverflow() {
+        String deep = "[".repeat(100_000) + "]".repeat(100_000);
+        assertTrue(bad(deep).problem().startsWith("nested deeper than " + StrictJson.MAX_DEPTH));
+        String ok = "[".repeat(StrictJson.MAX_DEPTH) + "]".repeat(StrictJson.MAX_DEPTH);
+        assertDoesNotThrow(ok);
+    }
+
+    private static void assertDoesNotThrow(String text) {
+        org.junit.jupiter.api.Assertions.assertDoesNotThrow(() -> StrictJson.parse(text));
+    }
+
+    @Test
+    void numbersAreExactOrAnError() throws JsonProblem {
+        JsonFields f = StrictJson.object("{\"a\":2.5,\"b\":2.0,\"c\":9007199254740993,\"d\":\"2\",\"e\":1e2,"
+                + "\"f\":99999999999999999999}");
+        JsonProblem p = assertThrows(JsonProblem.class, () -> f.lng("a"));
+        assertEquals("$.a: expected a whole number, got 2.5", p.getMessage());
+        assertEquals(2, f.lng("b"));
+        assertEquals(9007199254740993L, f.lng("c")); // 2^53 + 1: a double would round it
+        assertEquals("$.d: expected a number, got \"2\"", assertThrows(JsonProblem.class, () -> f.lng("d")).getMessage());
+        assertEquals(100, f.lng("e"));
+        assertEquals("$.f", assertThrows(JsonProblem.class, () -> f.lng("f")).path());
+        assertEquals("$.a: 2 is out of range: use 3 to 9", assertThrows(JsonProblem.class,
+                () -> JsonFields.whole(f.object().get("b"), "$.a", 3, 9)).getMessage());
+    }
+
+    @Test
+    void typedAccessNamesThePath() throws JsonProblem {
+        JsonFields f = StrictJson.object("{\"o\":{\"b\":1,\"s\":[\"x\",2]},\"n\":null}");
+        assertEquals("$.o.b: expected true or false, got 1",
+                assertThrows(JsonProblem.class, () -> f.obj("o").bool("b")).getMessage());
+        assertEquals("$.o.s[1]", assertThrows(JsonProblem.class, () -> f.obj("o").strings("s")).path());
+        assertEquals(null, f.optStr("n"));
+        assertEquals("$.n is missing", assertThrows(JsonProblem.class, () -> f.str("n")).getMessage());
+        assertEquals("$.o.s", assertThrows(JsonProblem.class, () -> f.obj("o").onlyKnown(Set.of("b"))).path());
+        assertEquals("$: expected a JSON object, got [1]",
+                assertThrows(JsonProblem.class, () -> StrictJson.object("[1]")).getMessage());
+    }
+
+    @Test
+    void bytesMustBeUtf8() {
+        JsonProblem p = assertThrows(JsonProblem.class, () -> StrictJson.parse(new byte[] {'"', (byte) 0xff, '"'}));
+        assertEquals("$: not UTF-8 text", p.getMessage());
+        org.junit.jupiter.api.Assertions.assertDoesNotThrow(() -> StrictJson.parse("{}".getBytes(StandardCharsets.UTF_8)));
+    }
+}
