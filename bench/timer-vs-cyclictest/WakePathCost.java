@@ -29,6 +29,10 @@ public class WakePathCost {
         Sched.setAffinity(0, cpu);
         Sched.setTimerSlackNanos(1);
         Sched.setScheduler(0, SchedPolicy.FIFO, prio);
+        // As cyclictest and rtbox run do: no deep idle state while measuring (held while the file is open).
+        java.io.FileOutputStream dma = new java.io.FileOutputStream("/dev/cpu_dma_latency");
+        dma.write(new byte[4]);
+        dma.flush();
         WakeStamp[] arms = {WakeStamp.sleeper(), WakeStamp.sleeper(WakeStamp.Clock.SYSCALL),
             WakeStamp.jnaSleeper("the bench's JNA arm")};
         String[] names = {"native", "syscall", "jna"};
@@ -68,6 +72,7 @@ public class WakePathCost {
             System.out.println("           path: " + arms[k].path());
             arms[k].close();
         }
+        dma.close();
     }
 
     static String fig(long[] v) {
