@@ -124,6 +124,33 @@ class WakeStampTest {
         assertArrayEquals(assemble(tmp, "wakestamp-i386.s", "--32"), WakeStamp.codeFor("i386"));
     }
 
+    /**
+     * The board's code, run: the i386 sequence sleeping, stamping through a cdecl clock function (as
+     * glibc's) and through the raw system call, once and twice, and reading a pipe, in a freestanding
+     * 32-bit program under qemu-i386. The __kernel_vsyscall entry is the boot test's to run (a
+     * guest kernel). Skipped where gcc cannot build -m32 or qemu-i386 is missing.
+     */
+    @Test
+    void theI386SequenceRunsUnderQemu(@TempDir Path tmp) throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/qemu-i386")) && Files.isExecutable(Path.of("/usr/bin/gcc")),
+                "qemu-i386 or gcc missing: the i386 sequence is only checked against its source");
+        Path src = Files.writeString(tmp.resolve("w.s"), Files.readString(Path.of("src/main/asm/wakestamp-i386.s"))
+                .replace("\nwake:", "\n        .globl wake\nwake:"));
+        Path harness = tmp.resolve("h.c");
+        try (var in = WakeStampTest.class.getResourceAsStream("wakestamp-i386-harness.c")) {
+            Files.write(harness, in.readAllBytes());
+        }
+        Process as = new ProcessBuilder("as", "--32", "-o", tmp.resolve("w.o").toString(), src.toString()).inheritIO().start();
+        assertEquals(0, as.waitFor());
+        Process cc = new ProcessBuilder("gcc", "-m32", "-ffreestanding", "-nostdlib", "-static", "-O1", "-fno-pie",
+                "-no-pie", "-o", tmp.resolve("h").toString(), harness.toString(), tmp.resolve("w.o").toString())
+                .redirectErrorStream(true).start();
+        String ccOut = new String(cc.getInputStream().readAllBytes());
+        assumeTrue(cc.waitFor() == 0, "gcc cannot build a 32-bit program here: " + ccOut);
+        Process p = new ProcessBuilder("qemu-i386", tmp.resolve("h").toString()).inheritIO().start();
+        assertEquals(0, p.waitFor(), "the harness's failing step (see wakestamp-i386-harness.c)");
+    }
+
     private static byte[] assemble(Path tmp, String source, String bits) throws IOException, InterruptedException {
         Path src = Path.of("src/main/asm", source).toAbsolutePath();
         Path obj = tmp.resolve(source + ".o"), bin = tmp.resolve(source + ".bin");
