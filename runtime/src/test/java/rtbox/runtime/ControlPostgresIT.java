@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -51,10 +50,7 @@ class ControlPostgresIT {
 
     @Test
     void aRealRunIsIngestedIntoPostgresAndTheRunApiAnswers() throws Exception {
-        if (!Postgres.available()) {
-            Assumptions.assumeTrue(System.getenv("CI") == null, "CI must install postgresql (.ci/run does)");
-            Assumptions.assumeTrue(false, "no PostgreSQL here (apt-get install postgresql): skipped");
-        }
+        Postgres.requireOrSkip();
         pg = Postgres.start();
         String jdbcUrl = pg.newDatabase("rtbox");
         broker = new Mosquitto(brokerDir, "a1");
@@ -67,17 +63,11 @@ class ControlPostgresIT {
         appliance.start("serve");
         ControlServer.Client admin = control.client();
         assertEquals(200, admin.login("admin", control.adminPassword()).status());
-        long end = System.currentTimeMillis() + 60_000;
-        while (!admin.get("/fleet?state=online").body().contains("\"id\":\"a1\"")) {
-            assertTrue(System.currentTimeMillis() < end, "a1 not online: " + admin.get("/fleet").body() + appliance.err);
-            Thread.sleep(200);
-        }
+        Await.until(60_000, () -> "a1 not online: " + admin.get("/fleet").body() + appliance.err,
+                () -> admin.get("/fleet?state=online").body().contains("\"id\":\"a1\""));
         // The bundles reply (asked when a1 came online) with every bundle's SHA-256, before the start.
-        end = System.currentTimeMillis() + 30_000;
-        while (!admin.get("/appliances/a1").body().contains("rtbox.probe.timer")) {
-            assertTrue(System.currentTimeMillis() < end, "no bundles for a1: " + admin.get("/appliances/a1").body());
-            Thread.sleep(200);
-        }
+        Await.until(30_000, () -> "no bundles for a1: " + admin.get("/appliances/a1").body(),
+                () -> admin.get("/appliances/a1").body().contains("rtbox.probe.timer"));
         ControlServer.Client.Response started = admin.post("/starts",
                 "{\"plan\":\"short\",\"targets\":[{\"appliance\":\"a1\",\"serial\":\"SN-PG-1\",\"model\":\"X20\"}]}");
         assertEquals(200, started.status(), started.body());
@@ -85,7 +75,7 @@ class ControlPostgresIT {
         assertEquals(200, s.get("code").getAsInt(), started.body());
         String run = s.get("run").getAsString();
         JsonObject detail = null;
-        end = System.currentTimeMillis() + 120_000;
+        long end = System.currentTimeMillis() + 120_000;
         while (System.currentTimeMillis() < end) {
             detail = admin.get("/runs/a1/" + run).json();
             if (!detail.get("verdict").isJsonNull() && detail.getAsJsonObject("messages").get("complete").getAsBoolean()) {

@@ -342,7 +342,7 @@ class ControlRoomWebIT {
             }
             return null;
         });
-        Thread.sleep(4000);
+        Thread.sleep(4000); // fixed: a few seconds measured before the stop, the scenario's time window
         WebElement stop = card.findElement(By.cssSelector("button.stop"));
         assertTrue(stop.isEnabled(), "the run ended before it was stopped: " + card.getText());
         stop.click();

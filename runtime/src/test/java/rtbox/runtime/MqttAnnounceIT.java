@@ -81,6 +81,7 @@ class MqttAnnounceIT {
         observer = new ControlRoom(broker.controlUri(), Mosquitto.CONTROL, Mosquitto.PASSWORD, "rtbox/v1/up/+/status");
         rtbox = new Rtbox(home);
         serve(0);
+        // Fixed on purpose: 3 s in which no heartbeat may come (statusHeartbeatSeconds=0).
         Thread.sleep(3000);
         int before = statuses().size();
         assertTrue(before <= 2, "no heartbeat with statusHeartbeatSeconds=0: " + before + " statuses");
@@ -118,6 +119,7 @@ class MqttAnnounceIT {
         rtbox = new Rtbox(home);
         long restarted = System.currentTimeMillis();
         serve(2);
+        // Fixed on purpose: the window in which heartbeats every 2 s are counted.
         Thread.sleep(7000);
         List<ControlRoom.Received> repeats = observer.all(m -> m.topic().equals("rtbox/v1/up/an1/status")
                 && m.atMs() >= restarted && m.json().get("state").getAsString().equals("online"));

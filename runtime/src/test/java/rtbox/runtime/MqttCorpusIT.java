@@ -283,7 +283,11 @@ class MqttCorpusIT extends MqttFixture {
                     if (code == 200 && (b.verb().equals("run") || b.verb().equals("plan"))) {
                         // Accepted: stop it, so that the rest of the corpus is not answered 409 for it.
                         answer(new Bad("stop", cmd(""), true, ""));
-                        Thread.sleep(3000);
+                        Await.until(30_000, () -> "a1 still busy 30 s after the stop of " + b, () -> {
+                            JsonObject s = answer(new Bad("status", cmd(""), true, ""));
+                            return s != null && s.get("code").getAsInt() == 200
+                                    && !s.getAsJsonObject("body").get("busy").getAsBoolean();
+                        });
                     }
                 }
                 if (++n % 10 == 0) {

@@ -44,8 +44,7 @@ class MqttFaultIT extends MqttFixture {
             String run = body.get("run").getAsString();
             long killAfterMs = random.nextInt(6000);
             Thread.sleep(killAfterMs);
-            ProcessHandle.of(rtbox.pid()).ifPresent(ProcessHandle::destroyForcibly);
-            Thread.sleep(300);
+            Await.killed(rtbox.pid());
             rtbox.start("serve");
             ControlRoom.Received result = control.await(m -> m.topic().equals("rtbox/v1/up/a1/runs/" + run + "/result"),
                     60_000);

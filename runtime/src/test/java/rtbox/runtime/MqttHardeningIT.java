@@ -228,6 +228,7 @@ class MqttHardeningIT extends MqttFixture {
                 + "\"warmup\":\"30s\"},\"thresholds\":{\"max_latency_us\":100000}"));
         assertEquals(200, r.get("code").getAsInt(), r.toString());
         String run = r.getAsJsonObject("body").get("run").getAsString();
+        // Fixed on purpose: a stop 1.5 s into the 30 s warm-up, which publishes nothing to wait on.
         Thread.sleep(1500);
         assertEquals(200, reply(control.command(A, "stop", "")).get("code").getAsInt());
         ControlRoom.Received result = control.await(m -> m.topic().equals("rtbox/v1/up/a1/runs/" + run + "/result"),
@@ -366,6 +367,7 @@ class MqttHardeningIT extends MqttFixture {
             String run = r.getAsJsonObject("body").get("run").getAsString();
             Thread.sleep(500);
             fillLeaving(fill, 0);
+            // Fixed on purpose: the 3 s run ends within 5 s; that no result is stored on the full disk is the check.
             Thread.sleep(5000);
             assertNull(control.await(m -> m.topic().equals("rtbox/v1/up/a1/runs/" + run + "/result"), 100),
                     "a result was stored on a full disk?");

@@ -49,7 +49,7 @@ class MqttIdentityIT {
             // rel2's user, with rel1's client id as it was ("rtbox-rel1") and as it is now ("rel1").
             thieves.add(connect(broker.uri(), i % 2 == 0 ? "rtbox-rel1" : "rel1", "rel2"));
             requests.add(control.command("rel1", "status", ""));
-            Thread.sleep(200);
+            Thread.sleep(200); // fixed: the thieves come one by one, as a misconfigured fleet's would
         }
         int answered = 0;
         for (String id : requests) {

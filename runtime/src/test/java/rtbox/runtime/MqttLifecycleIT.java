@@ -134,6 +134,7 @@ class MqttLifecycleIT {
         assertNotNull(control.await(m -> m.topic().endsWith("/runs/" + run + "/progress")
                 && m.json().get("percent").getAsInt() >= 10, 15_000));
         proxy.cut();
+        // Fixed on purpose: a 6 s network cut, the outage the appliance must ride out.
         Thread.sleep(6000);
         proxy.restore();
         ControlRoom.Received result = control.await(m -> m.topic().endsWith("/runs/" + run + "/result"), 60_000);
@@ -150,6 +151,7 @@ class MqttLifecycleIT {
         byte[] v1 = fixture("1.0.0");
         byte[] v2 = fixture("2.0.0");
         cycle(v1, v2);
+        // Fixed on purpose (here and after the cycles): a stopped bundle's threads end asynchronously, unannounced.
         Thread.sleep(500);
         int threads = rtbox.threadNames().size();
         int files = openFiles();

@@ -131,8 +131,7 @@ class MqttPlanIT extends MqttFixture {
         // Cell 2 started: cell 1 is in the journal.
         assertNotNull(control.await(m -> m.topic().endsWith("/runs/" + run + "/progress")
                 && m.json().get("cell").getAsInt() == 2, 30_000), "cell 2 never started; stderr: " + rtbox.err);
-        ProcessHandle.of(rtbox.pid()).ifPresent(ProcessHandle::destroyForcibly);
-        Thread.sleep(500);
+        Await.killed(rtbox.pid());
         rtbox.start("serve");
         JsonObject res = result(run, 60_000).json();
         assertEquals("ABORTED", res.get("verdict").getAsString(), res.toString());

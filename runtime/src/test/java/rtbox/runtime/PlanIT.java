@@ -112,7 +112,7 @@ class PlanIT {
                     && System.currentTimeMillis() < end) {
                 Thread.sleep(20);
             }
-            Thread.sleep(2000);
+            Thread.sleep(2000); // fixed: 2 s into the first cell's 30 s, where the stop is to land
             rtbox.terminate();
         }
         assertTrue(System.currentTimeMillis() - t0 < 25_000, "stopped well before the first cell's 30 s");
@@ -149,7 +149,7 @@ class PlanIT {
                     Thread.sleep(50);
                 }
                 assertEquals(throttled, read(RUNTIME), "the tuner set the cell's rt_runtime_us");
-                Thread.sleep(1000);
+                Thread.sleep(1000); // fixed: killed a second into the cell, mid-run
             } // close(): SIGKILL
             assertEquals(throttled, read(RUNTIME), "a killed JVM restores nothing itself");
             assertTrue(Files.exists(home.resolve("data/policy.sched.state")), "the state file outlived the run");

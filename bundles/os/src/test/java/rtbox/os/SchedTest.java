@@ -113,8 +113,25 @@ class SchedTest {
     }
 
     @Test
-    void locksAndUnlocksMemory() throws OsException {
+    void locksAndUnlocksMemory() throws Exception {
+        assertEquals(0, lockedKb(), "this JVM locks nothing before");
         MemoryLock.lockAll();
-        MemoryLock.unlockAll();
+        long locked;
+        try {
+            locked = lockedKb();
+        } finally {
+            MemoryLock.unlockAll();
+        }
+        // The kernel counts every mapping locked (MCL_CURRENT), faulted in or not (MCL_ONFAULT): a JVM has
+        // hundreds of MB mapped, so even the board's would show far more than a megabyte.
+        assertTrue(locked > 1024, "VmLck after mlockall: " + locked + " kB");
+        assertEquals(0, lockedKb(), "munlockall leaves nothing locked");
+    }
+
+    /** The process's locked memory as the kernel counts it (VmLck in /proc/self/status). */
+    private static long lockedKb() throws java.io.IOException {
+        return java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status")).stream()
+                .filter(l -> l.startsWith("VmLck:")).map(l -> l.replaceAll("\\D", "")).mapToLong(Long::parseLong)
+                .findFirst().orElseThrow();
     }
 }

@@ -41,6 +41,19 @@ public final class Postgres implements AutoCloseable {
         }
     }
 
+    /**
+     * For a test that needs PostgreSQL: without it, skipped on a developer's machine and failed in
+     * CI (where CI is set: .ci/run installs postgresql, so a missing one is a broken CI, not a skip).
+     */
+    public static void requireOrSkip() {
+        if (!available()) {
+            org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("CI") != null,
+                    "no PostgreSQL here (apt-get install postgresql): skipped");
+            throw new AssertionError("CI must install postgresql (.ci/run does): /usr/lib/postgresql/*/bin/initdb "
+                    + "is missing");
+        }
+    }
+
     static Path bin() throws IOException {
         Path root = Path.of("/usr/lib/postgresql");
         if (!Files.isDirectory(root)) {
