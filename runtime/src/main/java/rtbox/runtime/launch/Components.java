@@ -24,7 +24,12 @@ import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
 
 /**
- * The bundles' Declarative Services components without a framework, for the commands that
+ * Over 400 lines on purpose: a small DS runtime (read the XML descriptions, resolve
+ * references, inject, activate with configuration) is one algorithm whose parts only make
+ * sense together; its records (Description, Reference, Tag) are nested since nothing else
+ * uses them.
+ *
+ * <p>The bundles' Declarative Services components without a framework, for the commands that
  * need none: each component as its DS description (OSGI-INF/*.xml, what bnd made from its
  * annotations, the one place its wiring is said) constructed, given its references and
  * activated with its properties and etc/'s configuration, in the order the framework would

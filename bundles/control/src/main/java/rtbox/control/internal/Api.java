@@ -65,11 +65,11 @@ final class Api extends HttpServlet {
             status = e.status;
             answer = error(e.getMessage());
         } catch (SQLException e) {
-            LOG.warn(method + " " + path + ": " + Db.rootMessage(e));
+            LOG.warn("{} {}: {}", method, path, Db.rootMessage(e));
             status = 500;
             answer = error("database: " + Db.rootMessage(e));
         } catch (RuntimeException e) {
-            LOG.error(method + " " + path + ": " + e, e);
+            LOG.error("{} {}: {}", method, path, e, e);
             status = 500;
             answer = error(e.toString());
         }

@@ -106,7 +106,7 @@ public class ControlRoom {
             }
         } catch (Exception e) {
             lastFailure = Db.rootMessage(e);
-            LOG.warn("cannot start: " + lastFailure);
+            LOG.warn("cannot start: {}", lastFailure);
             deactivate();
             throw e;
         }
@@ -124,12 +124,12 @@ public class ControlRoom {
             try {
                 java.util.List<String> gone = silence.sweep(System.currentTimeMillis());
                 if (!gone.isEmpty()) {
-                    LOG.info("not heard from for " + settings.silentAfterSeconds() + " s, shown offline: "
-                            + String.join(", ", gone.subList(0, Math.min(20, gone.size())))
-                            + (gone.size() > 20 ? " and " + (gone.size() - 20) + " more" : ""));
+                    LOG.info("not heard from for {} s, shown offline: {}{}", settings.silentAfterSeconds(),
+                            String.join(", ", gone.subList(0, Math.min(20, gone.size()))),
+                            (gone.size() > 20 ? " and " + (gone.size() - 20) + " more" : ""));
                 }
             } catch (SQLException | RuntimeException e) {
-                LOG.warn("silence sweep: " + Db.rootMessage(e));
+                LOG.warn("silence sweep: {}", Db.rootMessage(e));
             }
         }, periodMs, periodMs, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
@@ -202,7 +202,7 @@ public class ControlRoom {
         try {
             records.issue("verdict", appliance, run, "signed off by the plan's verdict (signOff=verdict)", "verdict");
         } catch (BadRequest | SQLException e) {
-            LOG.warn("no record for run " + run + " of " + appliance + ": " + e.getMessage());
+            LOG.warn("no record for run {} of {}: {}", run, appliance, e.getMessage());
         }
     }
 

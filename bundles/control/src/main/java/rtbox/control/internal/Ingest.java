@@ -76,9 +76,10 @@ final class Ingest {
         if (!flood.take(m.appliance(), System.nanoTime())) {
             boolean name = flood.nameNow(m.appliance());
             if (name) {
-                LOG.warn("appliance " + m.appliance() + " is flooding: past its budget of " + flood.perSecond()
-                        + " messages/s (floodMessagesPerSecond), " + flood.overBudget(m.appliance()) + " messages over it"
-                        + " so far; its status and progress are refused meanwhile, its cells and results stored");
+                LOG.warn("appliance {} is flooding: past its budget of {} messages/s (floodMessagesPerSecond), {} "
+                        + "messages over it so far; its status and progress are refused meanwhile, its cells and "
+                        + "results stored",
+                        m.appliance(), flood.perSecond(), flood.overBudget(m.appliance()));
             }
             if (m.kind() == Inbound.Kind.STATUS || m.kind() == Inbound.Kind.PROGRESS) {
                 // Named once a minute above, not a log line per message of a flood.
@@ -139,13 +140,12 @@ final class Ingest {
                     // Sent again it would be refused again: counted, logged, not stored, and the ingest goes on.
                     reject(a.topic(), "bad-message", "the database refused it: " + Db.rootMessage(e));
                 } else {
-                    LOG.warn("could not store a message on " + a.topic() + " (" + Db.rootMessage(e)
-                            + "): it will be tried again");
+                    LOG.warn("could not store a message on {} ({}): it will be tried again", a.topic(),
+                            Db.rootMessage(e));
                     failed.add(a);
                 }
             } catch (RuntimeException e) {
-                LOG.warn("could not store a message on " + a.topic() + " (" + e + "): it will be"
-                        + " tried again");
+                LOG.warn("could not store a message on {} ({}): it will be tried again", a.topic(), String.valueOf(e));
                 failed.add(a);
             }
         }
@@ -178,7 +178,7 @@ final class Ingest {
         try {
             after.accept(m, o);
         } catch (RuntimeException e) {
-            LOG.warn("after storing " + a.topic() + ": " + e);
+            LOG.warn("after storing {}: {}", a.topic(), String.valueOf(e));
         }
     }
 
@@ -193,7 +193,7 @@ final class Ingest {
             return;
         }
         String shownTopic = topic.length() > 200 ? topic.substring(0, 200) + "..." : topic;
-        LOG.warn("rejected a message on " + shownTopic + ": " + reason + ": " + detail);
+        LOG.warn("rejected a message on {}: {}: {}", shownTopic, reason, detail);
         JsonObject r = new JsonObject();
         r.addProperty("at", java.time.Instant.now().toString());
         r.addProperty("topic", shownTopic);

@@ -147,9 +147,9 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
                     int[] qos = new int[topics.length];
                     java.util.Arrays.fill(qos, 1);
                     client.subscribe(topics, qos);
-                    LOG.info((reconnect ? "reconnected to " : "connected to ") + serverURI);
+                    LOG.info("{} to {}", reconnect ? "reconnected" : "connected", serverURI);
                 } catch (MqttException e) {
-                    LOG.warn("cannot subscribe to " + String.join(", ", topics) + ": " + e);
+                    LOG.warn("cannot subscribe to {}: {}", String.join(", ", topics), String.valueOf(e));
                 }
                 announce(clientId);
             }
@@ -157,7 +157,7 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
             @Override
             public void connectionLost(Throwable cause) {
                 connections.lost();
-                LOG.warn("connection lost (" + cause + "); reconnecting");
+                LOG.warn("connection lost ({}); reconnecting", String.valueOf(cause));
             }
 
             @Override
@@ -189,7 +189,8 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
                 client.publish(Topics.ANNOUNCE, Codec.announce(java.time.Instant.now(), clientId), 1, false);
                 announced.incrementAndGet();
             } catch (MqttException e) {
-                LOG.warn("cannot announce (" + e + "): the fleet is learnt from the appliances' status heartbeats");
+                LOG.warn("cannot announce ({}): the fleet is learnt from the appliances' status heartbeats",
+                        String.valueOf(e));
             }
         }, "rtbox-control-announce");
         t.setDaemon(true);
@@ -267,7 +268,7 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
                 break;
             } catch (RuntimeException e) {
                 // Not acknowledged: the broker delivers these again after the next reconnect.
-                LOG.warn("ingest writer: " + e);
+                LOG.warn("ingest writer: {}", String.valueOf(e));
                 batch.forEach(p -> queuedBytes.release(p.bytes()));
             } finally {
                 batch.clear();
@@ -280,7 +281,7 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
         Exception[] why = new Exception[1];
         if (!connections.acknowledge(on, client::isConnected, () -> client.messageArrivedComplete(id, qos), why)
                 && why[0] != null) {
-            LOG.warn("cannot acknowledge message " + id + " (" + why[0] + "): it will come again");
+            LOG.warn("cannot acknowledge message {} ({}): it will come again", id, why[0]);
         }
     }
 
@@ -339,7 +340,7 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
         try {
             client.close(true);
         } catch (MqttException e) {
-            LOG.warn("close: " + e);
+            LOG.warn("close: {}", String.valueOf(e));
         }
     }
 

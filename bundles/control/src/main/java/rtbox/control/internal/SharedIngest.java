@@ -90,17 +90,16 @@ final class SharedIngest implements AutoCloseable {
                         subs[i] = new MqttSubscription("$share/" + group + "/" + RUN_TOPICS[i], 1);
                     }
                     client.subscribe(subs);
-                    LOG.info((reconnect ? "reconnected to " : "connected to ") + uri + ": results shared in group "
-                            + group);
+                    LOG.info("{} to {}: results shared in group {}", reconnect ? "reconnected" : "connected", uri, group);
                 } catch (MqttException e) {
-                    LOG.warn("cannot subscribe to the shared results of group " + group + ": " + e);
+                    LOG.warn("cannot subscribe to the shared results of group {}: {}", group, String.valueOf(e));
                 }
             }
 
             @Override
             public void disconnected(MqttDisconnectResponse response) {
                 connections.lost();
-                LOG.warn("shared results: connection lost (" + response + "); reconnecting");
+                LOG.warn("shared results: connection lost ({}); reconnecting", response);
             }
 
             @Override
@@ -117,7 +116,7 @@ final class SharedIngest implements AutoCloseable {
 
             @Override
             public void mqttErrorOccurred(MqttException e) {
-                LOG.warn("shared results: " + e);
+                LOG.warn("shared results: {}", String.valueOf(e));
             }
 
             @Override
@@ -134,7 +133,7 @@ final class SharedIngest implements AutoCloseable {
         Exception[] why = new Exception[1];
         if (!connections.acknowledge(on, client::isConnected, () -> client.messageArrivedComplete(id, qos), why)
                 && why[0] != null) {
-            LOG.warn("cannot acknowledge shared message " + id + " (" + why[0] + "): it will come again");
+            LOG.warn("cannot acknowledge shared message {} ({}): it will come again", id, why[0]);
         }
     }
 
@@ -178,7 +177,7 @@ final class SharedIngest implements AutoCloseable {
         try {
             client.close(true);
         } catch (MqttException e) {
-            LOG.warn("close: " + e);
+            LOG.warn("close: {}", String.valueOf(e));
         }
     }
 }

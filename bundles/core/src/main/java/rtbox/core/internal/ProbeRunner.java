@@ -35,7 +35,12 @@ import rtbox.trace.KernelTrace;
 import rtbox.trace.TraceSession;
 
 /**
- * The runner: one probe run at a time, with the hiccup monitor beside it, then
+ * Over 400 lines: the runner is one DS component whose references (probes, workloads, the
+ * trace) and one run's sequence (checks, loads, trace, hiccup monitor, probe, attribution,
+ * verdict) share its state; the run's context ({@link RunState}) is nested because only this
+ * class makes it. Split candidates when it grows: the load handling (checkLoads, load).
+ *
+ * <p>The runner: one probe run at a time, with the hiccup monitor beside it, then
  * JVM stalls gathered, spikes attributed and the verdict given.
  */
 @Component(service = Runner.class)
@@ -269,7 +274,8 @@ public class ProbeRunner implements Runner {
                     hiccups.add(new JvmStall(h.offsetNs() + monitorStart - start, h.durationNs(), h.kind(), h.detail()));
                 }
             } else {
-                notes.add("the hiccup monitor shared the probe's CPUs: stalls it saw are not evidence of a machine-wide stall");
+                notes.add("the hiccup monitor shared the probe's CPUs: stalls it saw are not evidence of a "
+                + "machine-wide stall");
             }
             notes.addAll(monitor.notes());
             notes.addAll(traceNotes);

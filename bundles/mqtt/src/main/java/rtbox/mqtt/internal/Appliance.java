@@ -99,15 +99,15 @@ public class Appliance {
         Requests requests = new Requests(dataDir.resolve("requests.log"), config.rememberedRequests(),
                 config.rememberedRequestBytes());
         if (!requests.damaged().isEmpty()) {
-            LOG.warn(requests.file() + ": skipped damaged records ("
-                    + String.join(", ", requests.damaged()) + "), a write cut short by a crash");
+            LOG.warn("{}: skipped damaged records ({}), a write cut short by a crash", requests.file(),
+                    String.join(", ", requests.damaged()));
         }
         ExecutorService runs = Executors.newSingleThreadExecutor(named("rtbox-mqtt-run"));
         Station s = new Station(appliance, config, dataDir, plansDir, outbox, runs, runner);
         s.trialDir(defaultDataDir(context));
         if (!outbox.damaged().isEmpty()) {
-            LOG.warn("damage found at start, carried by the status until the files are looked at: "
-                    + String.join("; ", outbox.damaged()));
+            LOG.warn("damage found at start, carried by the status until the files are looked at: {}",
+                    String.join("; ", outbox.damaged()));
         }
         if (!requests.damaged().isEmpty()) {
             s.damaged("requests", requests.damaged().stream().map(d -> requests.file().getFileName() + " " + d)
@@ -185,8 +185,9 @@ public class Appliance {
                 return;
             }
             String why = l.lastError() == null ? "no connection made" : "last error: " + l.lastError();
-            LOG.warn("set-config of rtbox.mqtt (" + keys + "): not connected to " + l.brokers() + " within "
-                    + trial.timeoutSeconds + " s (" + why + "): putting the previous settings back");
+            LOG.warn("set-config of rtbox.mqtt ({}): not connected to {} within {} s ({}): putting the previous "
+                    + "settings back",
+                    keys, l.brokers(), trial.timeoutSeconds, why);
             org.osgi.service.cm.ConfigurationAdmin ca = configAdmin;
             try {
                 trial.rolledBack(trialDir, "tried " + l.brokers() + ": " + why);
@@ -195,8 +196,9 @@ public class Appliance {
                 }
                 ca.getConfiguration(ConfigVerbs.MQTT, "?").update(trial.previousProperties());
             } catch (IOException e) {
-                LOG.error("cannot put the previous settings of rtbox.mqtt back (" + e.getMessage() + "): the appliance"
-                        + " stays on " + l.brokers() + "; fix etc/rtbox.mqtt.cfg and restart it");
+                LOG.error("cannot put the previous settings of rtbox.mqtt back ({}): the appliance stays on {}; fix "
+                        + "etc/rtbox.mqtt.cfg and restart it",
+                        e.getMessage(), l.brokers());
                 ConfigTrial.clear(trialDir);
             }
         }, Math.max(1, trial.timeoutSeconds), TimeUnit.SECONDS);

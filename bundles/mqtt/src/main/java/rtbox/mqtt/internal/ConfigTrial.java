@@ -84,8 +84,9 @@ final class ConfigTrial {
                     o.get("timeoutSeconds").getAsInt(), o.getAsJsonObject("previous"),
                     o.has("reason") ? o.get("reason").getAsString() : null);
         } catch (IOException | RuntimeException e) {
-            Appliance.LOG.warn(f + " (a set-config of rtbox.mqtt on trial) does not read back (" + e
-                    + "): removed; the settings stay as they are");
+            Appliance.LOG.warn("{} (a set-config of rtbox.mqtt on trial) does not read back ({}): removed; the "
+                    + "settings stay as they are",
+                    f, String.valueOf(e));
             clear(dataDir);
             return null;
         }
@@ -95,7 +96,7 @@ final class ConfigTrial {
         try {
             Files.deleteIfExists(dataDir.resolve(FILE));
         } catch (IOException e) {
-            Appliance.LOG.warn("cannot remove " + dataDir.resolve(FILE) + ": " + e.getMessage());
+            Appliance.LOG.warn("cannot remove {}: {}", dataDir.resolve(FILE), e.getMessage());
         }
     }
 

@@ -76,8 +76,8 @@ final class Dispatcher {
     void oversized(String topic, int size, int limit, byte[] head, boolean retained) {
         String verb = verbOf(topic);
         if (retained) {
-            Appliance.LOG.warn("ignored a retained command of " + size + " bytes on " + cut(topic, 200)
-                    + ": commands must not be retained");
+            Appliance.LOG.warn("ignored a retained command of {} bytes on {}: commands must not be retained", size,
+                    cut(topic, 200));
             return;
         }
         java.util.regex.Matcher m = REQUEST_ID.matcher(new String(head, java.nio.charset.StandardCharsets.ISO_8859_1));
@@ -95,8 +95,9 @@ final class Dispatcher {
     void command(String topic, byte[] payload, boolean retained) {
         String verb = verbOf(topic);
         if (retained) {
-            Appliance.LOG.warn("ignored a retained command on " + cut(topic, 200)
-                    + ": commands must not be retained (clear it with an empty retained message)");
+            Appliance.LOG.warn("ignored a retained command on {}: commands must not be retained (clear it with an "
+                    + "empty retained message)",
+                    cut(topic, 200));
             return;
         }
         Command command = null;
@@ -206,16 +207,15 @@ final class Dispatcher {
         byte[] bytes = Codec.encode(new rtbox.mqtt.protocol.Reply(station.appliance(), Instant.now(), requestId, verb,
                 r.code(), message, r.body()));
         if (r.code() != 200) {
-            Appliance.LOG.warn(verb + " " + (requestId == null ? "" : requestId + " ") + r.code()
-                    + ": " + message);
+            Appliance.LOG.warn("{} {}{}: {}", verb, (requestId == null ? "" : requestId + " "), r.code(), message);
         }
         if (requestId != null) {
             try {
                 requests.answer(requestId, bytes);
             } catch (IOException e) {
-                Appliance.LOG.warn("cannot record the reply to " + requestId + " in "
-                        + requests.file() + ": " + e.getMessage()
-                        + "; a repeat after a restart would not be recognised");
+                Appliance.LOG.warn("cannot record the reply to {} in {}: {}; a repeat after a restart would not be "
+                        + "recognised",
+                        requestId, requests.file(), e.getMessage());
             }
         }
         station.queue(Topics.reply(station.appliance(), requestId), bytes);

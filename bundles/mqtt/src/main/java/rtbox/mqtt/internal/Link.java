@@ -96,7 +96,7 @@ final class Link {
             try {
                 outbox.sweep();
             } catch (IOException e) {
-                Appliance.LOG.warn("outbox: cannot remove a delivered message: " + e.getMessage());
+                Appliance.LOG.warn("outbox: cannot remove a delivered message: {}", e.getMessage());
             }
         }, Outbox.KEEP_DELIVERED_MS, Outbox.KEEP_DELIVERED_MS / 2, TimeUnit.MILLISECONDS);
         int heartbeat = config.statusHeartbeatSeconds();
@@ -153,7 +153,7 @@ final class Link {
         try {
             io.submit(this::closeClient).get(15, TimeUnit.SECONDS);
         } catch (Exception e) {
-            Appliance.LOG.warn("closing the connection failed: " + e);
+            Appliance.LOG.warn("closing the connection failed: {}", String.valueOf(e));
         }
         io.shutdownNow();
         try {
@@ -173,7 +173,7 @@ final class Link {
             subscribeAnnounce();
             connected = true;
             backoffMs = 500;
-            Appliance.LOG.info("connected to " + client.getCurrentServerURI() + " as " + appliance);
+            Appliance.LOG.info("connected to {} as {}", client.getCurrentServerURI(), appliance);
             publishStatus();
             Runnable r = onConnected;
             if (r != null) {
@@ -185,9 +185,9 @@ final class Link {
             lastError = Connection.describe(e);
             String[] tried = options.getServerURIs();
             options.setServerURIs(nextFirst(tried));
-            Appliance.LOG.warn("cannot connect to " + String.join(", ", tried) + ": " + Connection.describe(e)
-                    + "; trying again in " + backoffMs + " ms"
-                    + (tried.length > 1 ? ", from " + options.getServerURIs()[0] : ""));
+            Appliance.LOG.warn("cannot connect to {}: {}; trying again in {} ms{}", String.join(", ", tried),
+                    Connection.describe(e), backoffMs,
+                    (tried.length > 1 ? ", from " + options.getServerURIs()[0] : ""));
             try {
                 client.disconnectForcibly(0, 1000, false);
             } catch (MqttException ignored) {
@@ -202,7 +202,7 @@ final class Link {
             try {
                 client = newClient();
             } catch (MqttException ex) {
-                Appliance.LOG.warn("cannot create the MQTT client again: " + Connection.describe(ex));
+                Appliance.LOG.warn("cannot create the MQTT client again: {}", Connection.describe(ex));
             }
             io.schedule(this::connect, backoffMs, TimeUnit.MILLISECONDS);
             backoffMs = Math.min(backoffMs * 2, 30_000);
@@ -227,9 +227,10 @@ final class Link {
             granted = new int[] {0x80};
         }
         if (granted != null && granted.length > 0 && granted[0] == 0x80) {
-            Appliance.LOG.warn("the broker refused the subscription to " + Topics.ANNOUNCE + ": this appliance will not"
-                    + " answer a control room's announce (only its status heartbeat tells it); let appliances read it"
-                    + " in the broker's ACL (docs/mosquitto.acl)");
+            Appliance.LOG.warn("the broker refused the subscription to {}: this appliance will not answer a control "
+                    + "room's announce (only its status heartbeat tells it); let appliances read it in the broker's "
+                    + "ACL (docs/mosquitto.acl)",
+                    Topics.ANNOUNCE);
         }
     }
 
@@ -278,12 +279,13 @@ final class Link {
                             try {
                                 again = outbox.redeliver();
                             } catch (IOException e) {
-                                Appliance.LOG.warn("outbox: cannot queue the last acknowledged messages again: " + e);
+                                Appliance.LOG.warn("outbox: cannot queue the last acknowledged messages again: {}",
+                                        String.valueOf(e));
                             }
-                            Appliance.LOG.warn("connection lost: " + cause + "; reconnecting" + (again == 0 ? ""
-                                    : "; the " + again + " messages acknowledged in the last "
+                            Appliance.LOG.warn("connection lost: {}; reconnecting{}", cause,
+                                    again == 0 ? "" : "; the " + again + " messages acknowledged in the last "
                                             + Outbox.KEEP_DELIVERED_MS / 1000 + " s go again, in case the broker"
-                                            + " died before it saved them"));
+                                            + " died before it saved them");
                             connect();
                         }
                     });
@@ -327,7 +329,7 @@ final class Link {
             try {
                 e = outbox.first();
             } catch (IOException ex) {
-                Appliance.LOG.warn("outbox: " + ex.getMessage() + "; setting it aside");
+                Appliance.LOG.warn("outbox: {}; setting it aside", ex.getMessage());
                 try {
                     outbox.quarantine(outbox.ids().get(0));
                 } catch (IOException | IndexOutOfBoundsException ex2) {
@@ -350,7 +352,7 @@ final class Link {
             try {
                 outbox.delivered(e.id());
             } catch (IOException ex) {
-                Appliance.LOG.warn("outbox: cannot remove a delivered message: " + ex.getMessage());
+                Appliance.LOG.warn("outbox: cannot remove a delivered message: {}", ex.getMessage());
                 return;
             }
         }
@@ -363,7 +365,7 @@ final class Link {
         try {
             client.publish(Topics.status(appliance), status.apply(Status.ONLINE), QOS, true);
         } catch (MqttException e) {
-            Appliance.LOG.warn("cannot publish the status: " + Connection.describe(e));
+            Appliance.LOG.warn("cannot publish the status: {}", Connection.describe(e));
         }
     }
 
@@ -376,7 +378,7 @@ final class Link {
                 try {
                     outbox.forgetDelivered();
                 } catch (IOException e) {
-                    Appliance.LOG.warn("outbox: cannot remove a delivered message: " + e.getMessage());
+                    Appliance.LOG.warn("outbox: cannot remove a delivered message: {}", e.getMessage());
                 }
             }
         } catch (MqttException e) {
@@ -390,7 +392,7 @@ final class Link {
         try {
             client.close(true);
         } catch (MqttException e) {
-            Appliance.LOG.warn("closing the client: " + Connection.describe(e));
+            Appliance.LOG.warn("closing the client: {}", Connection.describe(e));
         }
     }
 }

@@ -202,7 +202,7 @@ final class Outbox {
         if (Files.exists(f)) {
             setAside(f, damage);
         } else {
-            Appliance.LOG.warn("outbox: " + f + " " + damage + ": skipped");
+            Appliance.LOG.warn("outbox: {} {}: skipped", f, damage);
         }
         return null;
     }
@@ -250,8 +250,7 @@ final class Outbox {
     private void setAside(Path f, String why) throws IOException {
         Path bad = f.resolveSibling(f.getFileName() + ".bad");
         Files.move(f, bad, StandardCopyOption.REPLACE_EXISTING);
-        Appliance.LOG.warn("outbox: " + f + " " + why + ": set aside as " + bad.getFileName()
-                + "; the other messages go on");
+        Appliance.LOG.warn("outbox: {} {}: set aside as {}; the other messages go on", f, why, bad.getFileName());
         noteSetAside(f.getFileName() + " " + why);
     }
 

@@ -31,7 +31,12 @@ import rtbox.plan.PlanRun;
 import rtbox.plan.Plans;
 
 /**
- * The {@code plan} and {@code results} verbs, through the rtbox.plan service: without that
+ * Over 400 lines: the plan verb's whole life (run, per-cell messages, progress, recovery of
+ * an interrupted plan after a restart, results rebuilt from the journal) shares the sequence
+ * numbering of {@link PlanMessages}; recovery and results are kept beside the run so that
+ * the three cannot number a message differently.
+ *
+ * <p>The {@code plan} and {@code results} verbs, through the rtbox.plan service: without that
  * bundle this component is not satisfied and the appliance answers every other verb.
  * A plan's messages have sequence numbers fixed by its cells ({@link PlanMessages}), so a
  * restart and {@code results} rebuild them from the journal alone.
@@ -196,8 +201,8 @@ public class PlanVerbs implements Verbs {
             try {
                 n.persist();
             } catch (IOException e) {
-                Appliance.LOG.warn("cannot record plan run " + runId + ": " + e.getMessage()
-                        + "; a restart during it would not report it");
+                Appliance.LOG.warn("cannot record plan run {}: {}; a restart during it would not report it", runId,
+                        e.getMessage());
             }
             session = n;
             station.activity().replace(n);
@@ -293,12 +298,12 @@ public class PlanVerbs implements Verbs {
             // Damage in the journal is told at start (log and status), not only by `results`.
             List<String> damaged = plans.damaged();
             if (!damaged.isEmpty()) {
-                Appliance.LOG.warn("result journal: " + damaged.size() + " damaged records skipped, carried by the"
-                        + " status: " + Dispatcher.cut(String.join("; ", damaged), 2000));
+                Appliance.LOG.warn("result journal: {} damaged records skipped, carried by the status: {}",
+                        damaged.size(), Dispatcher.cut(String.join("; ", damaged), 2000));
             }
             station.damaged("journal", damaged);
         } catch (RtboxException e) {
-            Appliance.LOG.warn("cannot read the result journal: " + e.getMessage());
+            Appliance.LOG.warn("cannot read the result journal: {}", e.getMessage());
         }
         RunSession r = station.interrupted(RunSession.PLAN);
         if (r == null) {
@@ -310,18 +315,19 @@ public class PlanVerbs implements Verbs {
         try {
             run = plans.run(r.id);
         } catch (RtboxException e) {
-            Appliance.LOG.warn("cannot read the result journal: " + e.getMessage());
+            Appliance.LOG.warn("cannot read the result journal: {}", e.getMessage());
         }
         if (run == null) {
-            Appliance.LOG.info("plan run " + r.id + " was interrupted by a restart and is not in the"
-                    + " journal: reporting it as aborted");
+            Appliance.LOG.info("plan run {} was interrupted by a restart and is not in the journal: reporting it as "
+                    + "aborted",
+                    r.id);
             station.queueAt(r, Topics.result(appliance, r.id), last + 1, PlanMessages.failed(appliance, r.id, last + 1,
                     r.probe, r.cells, Outcome.ABORTED, "the appliance restarted during the plan (crash or power loss)"
                             + " and its journal has no record of it"));
         } else {
-            Appliance.LOG.warn("plan run " + r.id + " (" + run.plan() + ") was interrupted by a"
-                    + " restart after " + run.cells().size() + " of " + run.cellsPlanned()
-                    + " cells: delivering what the journal has");
+            Appliance.LOG.warn("plan run {} ({}) was interrupted by a restart after {} of {} cells: delivering what "
+                    + "the journal has",
+                    r.id, run.plan(), run.cells().size(), run.cellsPlanned());
             for (CellResult c : run.cells()) {
                 if (PlanMessages.cellSeq(c.index()) > last) {
                     station.queueAt(r, Topics.cell(appliance, r.id), PlanMessages.cellSeq(c.index()),

@@ -99,7 +99,7 @@ final class RunSession {
             try {
                 write(n);
             } catch (IOException e) {
-                Appliance.LOG.warn("cannot record run " + id + " in " + file + ": " + e.getMessage());
+                Appliance.LOG.warn("cannot record run {} in {}: {}", id, file, e.getMessage());
             }
         }
     }
@@ -135,7 +135,7 @@ final class RunSession {
             try {
                 Files.deleteIfExists(file);
             } catch (IOException e) {
-                Appliance.LOG.warn("cannot remove " + file + ": " + e.getMessage());
+                Appliance.LOG.warn("cannot remove {}: {}", file, e.getMessage());
             }
         }
     }
@@ -150,7 +150,7 @@ final class RunSession {
             long n = Long.parseLong(lines[2].trim());
             return new RunSession(lines[0], lines[1], lines.length > 3 ? lines[3].trim() : RUN, file, n, n);
         } catch (IOException | RuntimeException e) {
-            Appliance.LOG.warn("cannot read " + file + " (an interrupted run): " + e);
+            Appliance.LOG.warn("cannot read {} (an interrupted run): {}", file, String.valueOf(e));
             return null;
         }
     }

@@ -166,7 +166,7 @@ public class RunVerbs implements Verbs {
             return;
         }
         String appliance = station.appliance();
-        Appliance.LOG.info("run " + r.id + " was interrupted by a restart: reporting it as aborted");
+        Appliance.LOG.info("run {} was interrupted by a restart: reporting it as aborted", r.id);
         station.queueNext(r, Topics.result(appliance, r.id), seq -> Payloads.failedResult(appliance, r.id, seq,
                 r.probe, Outcome.ABORTED,
                 "the appliance restarted during the run (crash or power loss): no result was measured"));

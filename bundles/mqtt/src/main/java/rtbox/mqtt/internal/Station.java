@@ -19,7 +19,13 @@ import rtbox.mqtt.protocol.RunMessage;
 import rtbox.mqtt.protocol.Status;
 
 /**
- * What the verb families of one serving appliance share: its id and folders, the run
+ * Over 400 lines: it is the one place the verb families share, so the outbox's disk rules
+ * (pending bytes, free space, the queue order) and the run bookkeeping (the active-run file,
+ * interrupted runs) that every family calls live here together; each part is small and
+ * stateless beyond the fields they share. Split candidate: the outbox queueing into its own
+ * class when a second user of it appears.
+ *
+ * <p>What the verb families of one serving appliance share: its id and folders, the run
  * under way ({@link Activity}), the run thread, and the way out (the durable
  * {@link Outbox}, drained by the {@link Link}). Made by the {@link Appliance} when it
  * activates, handed to every {@link Verbs} call.
@@ -214,15 +220,16 @@ final class Station {
                 }
                 return;
             } catch (IOException e) {
-                Appliance.LOG.warn("outbox: cannot store a message for " + topic + " (" + e.getMessage() + "; "
-                        + freeSpace() + "): kept in memory and stored as soon as there is room, never dropped");
+                Appliance.LOG.warn("outbox: cannot store a message for {} ({}; {}): kept in memory and stored as "
+                        + "soon as there is room, never dropped",
+                        topic, e.getMessage(), freeSpace());
             }
         }
         long max = pendingMaxBytes();
         if (queued == null && pendingBytes + payload.length > max) {
-            Appliance.LOG.warn("outbox: a message for " + topic + " (" + payload.length + " bytes) is not kept: "
-                    + pendingBytes + " bytes already wait in memory for disk space, at most " + max
-                    + " (pendingMaxBytes of rtbox.mqtt); " + freeSpace() + ". Ask again once there is room");
+            Appliance.LOG.warn("outbox: a message for {} ({} bytes) is not kept: {} bytes already wait in memory for "
+                    + "disk space, at most {} (pendingMaxBytes of rtbox.mqtt); {}. Ask again once there is room",
+                    topic, payload.length, pendingBytes, max, freeSpace());
             return;
         }
         if (queued != null) {
@@ -233,9 +240,10 @@ final class Station {
         pending.add(new Pending(topic, payload));
         pendingBytes += payload.length;
         if (queued != null && pendingBytes > max && activity.stop()) {
-            Appliance.LOG.warn("outbox: " + pendingBytes + " bytes of messages wait in memory for disk space, over"
-                    + " pendingMaxBytes (" + max + "); " + freeSpace() + ": the run under way is stopped, so that"
-                    + " nothing more is measured than can be kept; what it measured is kept and sent");
+            Appliance.LOG.warn("outbox: {} bytes of messages wait in memory for disk space, over pendingMaxBytes "
+                    + "({}); {}: the run under way is stopped, so that nothing more is measured than can be kept; "
+                    + "what it measured is kept and sent",
+                    pendingBytes, max, freeSpace());
         }
     }
 
@@ -401,14 +409,14 @@ final class Station {
                 }
             }
         } catch (IOException | RuntimeException e) {
-            Appliance.LOG.warn("outbox: cannot read it back for run " + s.id + ": " + e);
+            Appliance.LOG.warn("outbox: cannot read it back for run {}: {}", s.id, String.valueOf(e));
         }
         RunSession after = s.after(last);
         if (last > s.sequence()) {
             try {
                 after.persist();
             } catch (IOException e) {
-                Appliance.LOG.warn("cannot record run " + s.id + " in " + activeFile() + ": " + e.getMessage());
+                Appliance.LOG.warn("cannot record run {} in {}: {}", s.id, activeFile(), e.getMessage());
             }
         }
         synchronized (this) {

@@ -71,7 +71,7 @@ public class KernelTraceService implements KernelTrace {
             }
         }
         if (!done.isEmpty()) {
-            LOG.info("at start, " + String.join("; ", done));
+            LOG.info("at start, {}", String.join("; ", done));
         }
     }
 

@@ -24,7 +24,12 @@ import rtbox.os.ThreadUsage;
 import rtbox.trace.TraceSession;
 
 /**
- * One run's trace: a private tracefs instance on the probe's CPUs, read by a thread off
+ * Over 400 lines: one trace instance's life (state file, set-up, the reader thread, stop,
+ * the culprits of a spike, the removal that must never be skipped) in one class, since set-up
+ * and removal must mirror each other exactly; the binary page format and the timelines are
+ * apart.
+ *
+ * <p>One run's trace: a private tracefs instance on the probe's CPUs, read by a thread off
  * those CPUs into per-CPU timelines. The instance is recorded in the state file before
  * it is made, and removed (and the state file deleted) by {@link #close()}.
  */
@@ -410,7 +415,7 @@ final class Session implements TraceSession {
         boolean removed = TraceFs.removeInstance(instance);
         String why = fs.unmountIfMine();
         if (!removed) {
-            LOG.warn("could not remove the tracefs instance " + instance + ": the next start removes it");
+            LOG.warn("could not remove the tracefs instance {}: the next start removes it", instance);
         }
         if (why != null) {
             LOG.warn(why);

@@ -13,7 +13,12 @@ import rtbox.os.OsException;
 import rtbox.os.Sched;
 
 /**
- * SCHED_ISO emulated on a kernel without it: a thread at SCHED_FIFO {@link IsoBand#SUPERVISOR}
+ * Over 400 lines: the supervisor's tick loop, the discovery of ISO threads and child
+ * processes, and the demote/promote transitions share preallocated per-thread buffers that
+ * the no-allocation tick reads; splitting them would pass those arrays between classes.
+ * The rule itself is {@link IsoRule}, apart.
+ *
+ * <p>SCHED_ISO emulated on a kernel without it: a thread at SCHED_FIFO {@link IsoBand#SUPERVISOR}
  * (above every ISO task) that samples, every tick (4 to 10 ms), the CPU time of every ISO
  * thread from its schedstat, feeds {@link IsoRule}, and moves all ISO threads to
  * SCHED_OTHER (at their own nice) on a demotion and back to the ISO band's policy and

@@ -133,14 +133,14 @@ public class SchedTuner implements Policy {
                     failed.add(ex.getMessage());
                 }
             }
-            LOG.info("a run (pid " + pid + ") ended without restoring; put back "
-                    + (restoredAtStart.isEmpty() ? "nothing" : String.join(", ", restoredAtStart))
-                    + (failed.isEmpty() ? "" : "; could not restore: " + String.join("; ", failed)));
+            LOG.info("a run (pid {}) ended without restoring; put back {}{}", pid,
+                    (restoredAtStart.isEmpty() ? "nothing" : String.join(", ", restoredAtStart)),
+                    (failed.isEmpty() ? "" : "; could not restore: " + String.join("; ", failed)));
             if (failed.isEmpty()) {
                 s.delete();
             }
         } catch (IOException e) {
-            LOG.warn("cannot read " + s.path() + ": " + e.getMessage());
+            LOG.warn("cannot read {}: {}", s.path(), e.getMessage());
         }
     }
 
@@ -295,7 +295,8 @@ public class SchedTuner implements Policy {
                 Sched.setTimerSlackNanos(slack);
                 handle.tid = tid;
                 handle.oldSlack = old;
-                changes.put("timer_slack_ns", old + " -> " + slack + " (the run's thread; threads it starts inherit it)");
+                changes.put("timer_slack_ns", old + " -> " + slack + " (the run's thread; threads it starts inherit "
+                + "it)");
             }
             if (dma >= 0) {
                 try {
@@ -396,9 +397,9 @@ public class SchedTuner implements Policy {
                     if (supervisor.failure() != null) {
                         failed.add(supervisor.failure());
                     }
-                    LOG.info("emulated ISO: " + supervisor.demotions() + " demotions, " + supervisor.promotions()
-                            + " promotions, " + supervisor.demotedNs() / 1_000_000 + " ms demoted, share mean "
-                            + changes.get("iso.mean_share_pct") + " % peak " + changes.get("iso.peak_share_pct") + " %");
+                    LOG.info("emulated ISO: {} demotions, {} promotions, {} ms demoted, share mean {} % peak {} %",
+                            supervisor.demotions(), supervisor.promotions(), supervisor.demotedNs() / 1_000_000,
+                            changes.get("iso.mean_share_pct"), changes.get("iso.peak_share_pct"));
                 }
                 if (dma != null) {
                     try {
@@ -440,8 +441,8 @@ public class SchedTuner implements Policy {
                     }
                 }
                 if (!failed.isEmpty()) {
-                    LOG.warn("could not restore everything ("
-                            + String.join("; ", failed) + "); the next start tries again from " + state.path());
+                    LOG.warn("could not restore everything ({}); the next start tries again from {}",
+                            String.join("; ", failed), state.path());
                 }
             } finally {
                 busy.set(false);
