@@ -1,5 +1,6 @@
 // Acceptance records: one per controller serial number and run, newest first; each as
-// JSON and as a printable page; the hash chain checked on request (as rtbox control verify).
+// JSON, as a printable page and as a zip a customer verifies with openssl; each with the key
+// that signed it; signatures, chain and runs checked on request (as rtbox control verify).
 import { api, session, h, $, clear, say, sayError, param, fmtTime, runLink, verdictBadge, pager } from "/ui/app.js";
 
 await session("records");
@@ -11,7 +12,15 @@ const form = h("form", { class: "filters", id: "records-form" },
   h("button", { type: "button", id: "verify" }, "verify the chain"));
 const verdict = h("div", { id: "verify-result" });
 const out = h("div", { id: "records" });
-page.append(form, verdict, out);
+const keys = h("div", { id: "keys" });
+page.append(form, verdict, out, keys);
+api.get("/keys").then((k) => keys.append(h("h2", {}, "Keys that sign the records"),
+  h("p", {}, "Ed25519; the fingerprint is the SHA-256 of the public key's DER bytes"
+    + " (openssl pkey -pubin -in KEY.pem -outform DER | sha256sum). Rotated keys stay published: their records still verify."),
+  h("table", { id: "keys-table" }, h("tbody", {}, k.keys.map((x) => h("tr", { "data-key": x.key_id },
+    h("td", {}, x.key_id), h("td", {}, x.fingerprint), h("td", {}, x.current ? "signs new records" : "rotated"),
+    h("td", {}, h("a", { href: "data:application/x-pem-file;base64," + btoa(x.pem), download: "key-" + x.key_id + ".pem" },
+      "public key (PEM)")))))))).catch(sayError);
 let offset = 0;
 
 $("#verify", form).addEventListener("click", async () => {
@@ -19,8 +28,9 @@ $("#verify", form).addEventListener("click", async () => {
   try {
     const v = await api.get("/records/verify");
     verdict.append(h("p", { class: "msg " + (v.ok ? "ok" : "error") }, v.ok
-      ? `the chain of ${v.records} records is intact`
-      : `the chain is broken: record ${v.first_changed} was changed (${v.problem})`));
+      ? `all ${v.records} records verify: every signature valid, the chain intact, every run's stored data as signed`
+      : `${v.problems.length} problems: record ${v.first_changed} is the first named`));
+    if (!v.ok) verdict.append(h("ul", { id: "verify-problems" }, v.problems.map((p) => h("li", { "data-record": p.record }, p.problem))));
   } catch (e) {
     sayError(e);
   }
@@ -34,12 +44,15 @@ async function load() {
   try {
     const answer = await api.get("/records?" + q);
     clear(out).append(pager(answer, (o) => { offset = o; load(); }), h("table", { id: "records-table" },
-      h("thead", {}, h("tr", {}, ["record", "issued", "serial", "model", "verdict", "run", "signed by", ""].map((x) => h("th", {}, x)))),
+      h("thead", {}, h("tr", {}, ["record", "issued", "serial", "model", "verdict", "run", "signed by", "key (fingerprint SHA-256)", ""].map((x) => h("th", {}, x)))),
       h("tbody", {}, answer.records.map((r) => h("tr", { class: r.verdict, "data-record": r.id },
         h("td", { class: "num" }, String(r.id)), h("td", {}, fmtTime(r.issued)), h("td", {}, r.serial), h("td", {}, r.model || "-"),
         h("td", { class: "v" }, verdictBadge(r.verdict)), h("td", {}, r.appliance && r.run ? runLink(r.appliance, r.run) : "-"),
         h("td", {}, r.signed_by || "-"),
+        h("td", { class: "key" }, r.key_id ? h("span", { title: r.key_fingerprint || "not published here" }, r.key_id,
+          h("br"), h("small", {}, r.key_fingerprint || "key not published here")) : "not signed"),
         h("td", {}, h("a", { href: "/api/v1/records/" + r.id + ".html", target: "_blank" }, "printable"), " · ",
+          h("a", { href: "/api/v1/records/" + r.id + ".zip", class: "export" }, "export (zip, verifies with openssl)"), " · ",
           h("a", { href: "/api/v1/records/" + r.id, download: "record-" + r.id + ".json" }, "JSON")))))));
   } catch (e) {
     sayError(e);

@@ -32,6 +32,20 @@ page.append(h("dl", { class: "kv", id: "run-head" },
       + (run.messages.duplicates ? `; ${run.messages.duplicates} repeats dropped` : "")
     : "-")));
 if (missing.length) say("messages " + missing.join(", ") + " of this run never arrived: their cells are shown as missing, not passed");
+// The run's acceptance record, checked against what is stored now (signature, body, the run's messages and rows).
+const check = run.record_check;
+if (check) {
+  $("#run-head").append(h("dt", {}, "record"), h("dd", { id: "run-record", class: check.ok ? "ok" : "changed" },
+    h("a", { href: "/api/v1/records/" + check.record + ".html" }, "record " + check.record),
+    check.ok ? " (signed with key " + check.key_id + "; this run's stored data matches it)"
+      : " DOES NOT MATCH what is stored"));
+  if (!check.ok) {
+    const m = say("This run's stored data no longer matches its signed acceptance record " + check.record
+      + ": what this page shows is not what was signed.", "error");
+    m.id = "record-mismatch";
+    m.append(h("ul", {}, check.problems.map((p) => h("li", {}, p.problem))));
+  }
+}
 
 // actions
 const actions = h("div", { class: "toolbar", id: "actions" },

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -12,6 +14,9 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,8 +35,10 @@ import com.google.gson.JsonObject;
  * broker. The API refuses what it must (no session, no CSRF token, a foreign origin, a
  * role too low); a plan started through the API runs on the appliance and its messages
  * are stored gapless; its acceptance record is issued (or refused for the reason the
- * instrument gives); {@code rtbox control verify} passes, and names the record after one
- * byte of it was changed in the database.
+ * instrument gives), signed, exported and verified with Debian's openssl (a changed byte
+ * fails); {@code rtbox control verify} passes, and with the control room stopped it names
+ * the record whose body was forged and re-hashed, and the record whose run's verdict was
+ * changed; pointed at a folder without a database it says so (exit 2).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ControlIT {
@@ -50,6 +57,8 @@ class ControlIT {
     static Rtbox appliance;
     static ControlServer.Client admin;
     static String run;
+    static String failed;
+    static long failedRecord;
 
     @BeforeAll
     static void start() throws Exception {
@@ -170,42 +179,65 @@ class ControlIT {
 
     @Test
     @Order(3)
-    void theRecordIsIssuedAndVerifyNamesTheRecordThatWasChanged() throws Exception {
+    void theRecordIsSignedAndExportedAndVerifiesWithOpenSsl() throws Exception {
         ControlServer.Client.Response r = admin.post("/records", "{\"appliance\":\"a1\",\"run\":\"" + run + "\"}");
         JsonObject detail = admin.get("/runs/a1/" + run).json();
         if (r.status() == 409) {
             // Only a PASS is refused, and only for the instrument: this machine's self-test failed.
             assertEquals("PASS", detail.get("verdict").getAsString(), r.body());
             assertTrue(r.json().get("error").getAsString().contains("self-test"), r.body());
-            // The record of a FAIL is never refused for that: issue one from a run marked FAIL.
-            return;
+        } else {
+            assertEquals(201, r.status(), r.body());
+            JsonObject record = r.json();
+            assertEquals("SN-0001", record.get("serial").getAsString());
+            assertEquals(detail.get("verdict").getAsString(), record.get("verdict").getAsString());
+            assertEquals(409, admin.post("/records", "{\"appliance\":\"a1\",\"run\":\"" + run + "\"}").status());
         }
+        // A run that fails (1 us is no machine's worst wake-up): its record is never refused for the instrument.
+        failed = startAndAwait("{\"plan\":{\"rtbox_plan\":1,\"name\":\"fails\",\"probe\":\"timer\",\"parameters\":"
+                + "{\"interval_us\":1000,\"cpus\":[0]},\"warmup\":\"0s\",\"duration\":\"1s\",\"thresholds\":"
+                + "{\"max_us\":1},\"cells\":[{\"name\":\"idle\"}]},\"targets\":[{\"appliance\":\"a1\",\"serial\":"
+                + "\"SN-0002\",\"model\":\"X20\"}]}");
+        r = admin.post("/records", "{\"appliance\":\"a1\",\"run\":\"" + failed + "\"}");
         assertEquals(201, r.status(), r.body());
         JsonObject record = r.json();
-        assertEquals("SN-0001", record.get("serial").getAsString());
-        assertEquals(detail.get("verdict").getAsString(), record.get("verdict").getAsString());
-        assertEquals(409, admin.post("/records", "{\"appliance\":\"a1\",\"run\":\"" + run + "\"}").status());
-        assertEquals(200, admin.get("/records/1.html").status());
-        assertTrue(admin.get("/records/verify").json().get("ok").getAsBoolean());
-        Rtbox.Result ok = verify();
-        assertEquals(0, ok.exitCode(), ok.stdout() + ok.stderr());
-        assertTrue(ok.stdout().contains("OK: 1 records"), ok.stdout());
-        // One byte of the stored record changes (the serial's last digit), through the database itself.
-        try (Connection c = DriverManager.getConnection("jdbc:h2:file:" + control.database() + ";AUTO_SERVER=TRUE")) {
-            String body;
-            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT body FROM record WHERE id = 1")) {
-                rs.next();
-                body = rs.getString(1);
-            }
-            try (PreparedStatement ps = c.prepareStatement("UPDATE record SET body = ? WHERE id = 1")) {
-                ps.setString(1, body.replace("\"SN-0001\"", "\"SN-0007\""));
-                assertEquals(1, ps.executeUpdate());
+        failedRecord = record.get("id").getAsLong();
+        assertEquals("FAIL", record.get("verdict").getAsString());
+        // Signed with the key made at the first start, kept in data/control/keys (0700, private key 0600), published.
+        Path keys = controlHome.resolve("data/control/keys");
+        String keyId = record.get("key_id").getAsString();
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(keys)));
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(
+                keys.resolve(keyId + ".private.pem"))));
+        Rtbox.Result printed = new Rtbox(controlHome).run(60, "control", "keys");
+        assertEquals(0, printed.exitCode(), printed.stdout() + printed.stderr());
+        assertTrue(printed.stdout().contains("key " + keyId + " (signs new records)"), printed.stdout());
+        assertTrue(printed.stdout().contains(record.get("key_fingerprint").getAsString()), printed.stdout());
+        assertTrue(admin.get("/records/" + failedRecord + ".html").body().contains(record.get("key_fingerprint")
+                .getAsString()));
+        // The export, verified as a customer would: Debian's openssl, the command its VERIFY.txt gives.
+        Path dir = Files.createDirectories(controlHome.resolve("export"));
+        try (ZipInputStream z = new ZipInputStream(new ByteArrayInputStream(admin.bytes("/records/" + failedRecord
+                + ".zip")))) {
+            for (ZipEntry e; (e = z.getNextEntry()) != null; ) {
+                Files.write(dir.resolve(e.getName()), z.readAllBytes());
             }
         }
-        Rtbox.Result changed = verify();
-        assertEquals(1, changed.exitCode(), changed.stdout() + changed.stderr());
-        assertTrue(changed.stdout().contains("record 1 is the first record that was changed"), changed.stdout());
-        assertFalse(admin.get("/records/verify").json().get("ok").getAsBoolean());
+        String command = Files.readString(dir.resolve("VERIFY.txt")).lines().map(String::trim)
+                .filter(l -> l.startsWith("openssl pkeyutl -verify")).findFirst().orElseThrow();
+        assertEquals("Signature Verified Successfully", sh(dir, command, 0));
+        // Its key is the one the control room publishes: the fingerprint as openssl and sha256sum compute it.
+        assertTrue(sh(dir, "openssl pkey -pubin -in key-" + keyId + ".pem -outform DER | sha256sum", 0)
+                .startsWith(record.get("key_fingerprint").getAsString()));
+        Path json = dir.resolve("record-" + failedRecord + ".json");
+        byte[] b = Files.readAllBytes(json);
+        b[new String(b, StandardCharsets.UTF_8).indexOf("\"FAIL\"") + 1] = 'P'; // one byte
+        Files.write(json, b);
+        assertEquals("Signature Verification Failure", sh(dir, command, 1));
+        Rtbox.Result ok = verify(controlHome);
+        assertEquals(0, ok.exitCode(), ok.stdout() + ok.stderr());
+        assertTrue(ok.stdout().contains("OK: "), ok.stdout());
+        assertTrue(admin.get("/records/verify").json().get("ok").getAsBoolean());
     }
 
     @Test
@@ -266,7 +298,86 @@ class ControlIT {
         }
     }
 
-    private static Rtbox.Result verify() throws Exception {
-        return new Rtbox(controlHome).run(120, "control", "verify");
+    /**
+     * Issue 30's forgery, with the control room stopped: the FAIL record's body made a PASS and
+     * its SHA-256 recomputed with H2's own HASH; then, the body put back, the run's stored
+     * verdict made a PASS. verify names the record each time (exit 1). Last: it stops the room.
+     */
+    @Test
+    @Order(6)
+    void verifyCatchesTheForgedRecordAndTheChangedRunWithTheControlRoomStopped() throws Exception {
+        control.close();
+        control = null;
+        try (Connection c = DriverManager.getConnection("jdbc:h2:file:" + controlHome.resolve("data/control/db")
+                + ";AUTO_SERVER=TRUE");
+             Statement st = c.createStatement()) {
+            String body;
+            try (ResultSet rs = st.executeQuery("SELECT body FROM record WHERE id = " + failedRecord)) {
+                assertTrue(rs.next());
+                body = rs.getString(1);
+            }
+            assertEquals(1, st.executeUpdate("UPDATE record SET body = REPLACE(body, '\"verdict\":\"FAIL\"',"
+                    + " '\"verdict\":\"PASS\"'), verdict = 'PASS' WHERE id = " + failedRecord));
+            assertEquals(1, st.executeUpdate("UPDATE record SET sha256 = LOWER(RAWTOHEX(HASH('SHA-256',"
+                    + " STRINGTOUTF8(body)))) WHERE id = " + failedRecord));
+            Rtbox.Result forged = verify(controlHome);
+            assertEquals(1, forged.exitCode(), forged.stdout() + forged.stderr());
+            assertTrue(forged.stdout().contains("record " + failedRecord + ": signature invalid"), forged.stdout());
+            try (PreparedStatement ps = c.prepareStatement("UPDATE record SET body = ?, sha256 = ?, verdict = 'FAIL'"
+                    + " WHERE id = ?")) {
+                ps.setString(1, body);
+                ps.setString(2, sha256(body));
+                ps.setLong(3, failedRecord);
+                assertEquals(1, ps.executeUpdate());
+            }
+            assertEquals(0, verify(controlHome).exitCode());
+            assertEquals(1, st.executeUpdate("UPDATE run SET verdict = 'PASS' WHERE run_id = '" + failed + "'"));
+        }
+        Rtbox.Result changed = verify(controlHome);
+        assertEquals(1, changed.exitCode(), changed.stdout() + changed.stderr());
+        assertTrue(changed.stdout().contains("record " + failedRecord + ": run " + failed
+                + ": stored verdict is \"PASS\", the record sealed \"FAIL\""), changed.stdout());
+        // A folder without a control room's database: said, exit 2, and none made.
+        Path empty = Files.createDirectories(controlHome.resolve("elsewhere"));
+        Files.createDirectories(empty.resolve("etc"));
+        Rtbox.Result none = verify(empty);
+        assertEquals(2, none.exitCode(), none.stdout() + none.stderr());
+        assertTrue(none.stderr().contains("no control room database"), none.stderr());
+        assertFalse(Files.exists(empty.resolve("data/control/db.mv.db")));
+    }
+
+    static String sha256(String s) throws Exception {
+        return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(s.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** A shell command in {@code dir}, its exit code asserted; its output, trimmed. */
+    static String sh(Path dir, String command, int exit) throws Exception {
+        Process p = new ProcessBuilder("sh", "-c", command).directory(dir.toFile()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertEquals(exit, p.waitFor(), command + ": " + out);
+        return out;
+    }
+
+    /** Starts one plan through the API and waits for its stored result; the run's id. */
+    private static String startAndAwait(String start) throws Exception {
+        ControlServer.Client.Response started = admin.post("/starts", start);
+        assertEquals(200, started.status(), started.body());
+        JsonObject s = started.json().getAsJsonArray("starts").get(0).getAsJsonObject();
+        assertEquals(200, s.get("code").getAsInt(), started.body());
+        String id = s.get("run").getAsString();
+        long end = System.currentTimeMillis() + 120_000;
+        while (true) {
+            JsonObject detail = admin.get("/runs/a1/" + id).json();
+            if (!detail.get("verdict").isJsonNull() && detail.getAsJsonObject("messages").get("complete").getAsBoolean()) {
+                return id;
+            }
+            assertTrue(System.currentTimeMillis() < end, "no complete result of " + id + ": " + detail);
+            Thread.sleep(300);
+        }
+    }
+
+    private static Rtbox.Result verify(Path home) throws Exception {
+        return new Rtbox(home).run(120, "control", "verify");
     }
 }

@@ -122,7 +122,7 @@ class ControlPostgresIT {
         pg.sql("rtbox", "UPDATE record SET body = replace(body, '\"SN-PG-1\"', '\"SN-PG-7\"')");
         Rtbox.Result changed = verify();
         assertNotEquals(0, changed.exitCode(), changed.stdout() + changed.stderr());
-        assertTrue(changed.stdout().contains("record 1 is the first record that was changed"), changed.stdout());
+        assertTrue(changed.stdout().contains("record 1: body changed"), changed.stdout());
     }
 
     private Rtbox.Result verify() throws Exception {

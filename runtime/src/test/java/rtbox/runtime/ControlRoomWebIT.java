@@ -269,6 +269,12 @@ class ControlRoomWebIT {
         // Records, audit and history pages show what happened.
         browser.open(base + "/ui/records.html");
         browser.awaitElement(30, "#records-table tr[data-record='" + id + "']");
+        // The key that signed it, with its fingerprint, on the record's row and in the published keys.
+        String keyCell = browser.find("#records-table tr[data-record='" + id + "'] td.key").getText();
+        assertTrue(keyCell.contains(record.get("key_id").getAsString())
+                && keyCell.contains(record.get("key_fingerprint").getAsString()), keyCell);
+        browser.awaitElement(30, "#keys-table tr[data-key='" + record.get("key_id").getAsString() + "']");
+        assertTrue(printable.body().contains(record.get("key_fingerprint").getAsString()), "no fingerprint printed");
         browser.find("#verify").click();
         assertTrue(browser.awaitElement(30, "#verify-result .msg").getText().contains("intact"),
                 browser.find("#verify-result").getText());
@@ -293,6 +299,7 @@ class ControlRoomWebIT {
         // The chain verifies; one byte changed in the stored record, verify names it.
         Rtbox.Result ok = verify();
         assertEquals(0, ok.exitCode(), ok.stdout() + ok.stderr());
+        String originalBody;
         // AUTO_SERVER: the running control room lends its open database to this connection
         try (Connection c = DriverManager.getConnection("jdbc:h2:file:" + control.database() + ";AUTO_SERVER=TRUE");
              PreparedStatement read = c.prepareStatement("SELECT body FROM record WHERE id = ?")) {
@@ -302,6 +309,7 @@ class ControlRoomWebIT {
                 assertTrue(rs.next());
                 body = rs.getString(1);
             }
+            originalBody = body;
             int at = body.indexOf("SN-E2E-0002") + "SN-E2E-000".length();
             String changed = body.substring(0, at) + '3' + body.substring(at + 1);
             try (PreparedStatement write = c.prepareStatement("UPDATE record SET body = ? WHERE id = ?")) {
@@ -311,8 +319,38 @@ class ControlRoomWebIT {
             }
         }
         Rtbox.Result broken = verify();
-        assertNotEquals(0, broken.exitCode(), broken.stdout() + broken.stderr());
-        assertTrue((broken.stdout() + broken.stderr()).contains("record " + id), broken.stdout() + broken.stderr());
+        assertEquals(1, broken.exitCode(), broken.stdout() + broken.stderr());
+        assertTrue(broken.stdout().contains("record " + id + ": body changed"), broken.stdout() + broken.stderr());
+        // The records page names it too.
+        browser.open(base + "/ui/records.html");
+        browser.awaitElement(30, "#records-table tr[data-record='" + id + "']");
+        browser.find("#verify").click();
+        assertTrue(browser.awaitElement(30, "#verify-problems li[data-record='" + id + "']").getText()
+                .contains("record " + id + ": body changed"), browser.find("#verify-result").getText());
+
+        // The body put back, the run's own stored verdict made a PASS: verify and the run page say so.
+        try (Connection c = DriverManager.getConnection("jdbc:h2:file:" + control.database() + ";AUTO_SERVER=TRUE");
+             PreparedStatement write = c.prepareStatement("UPDATE record SET body = ? WHERE id = ?");
+             PreparedStatement run = c.prepareStatement("UPDATE run SET verdict = 'PASS' WHERE appliance = 'a2'"
+                     + " AND run_id = ?")) {
+            write.setString(1, originalBody);
+            write.setLong(2, id);
+            assertEquals(1, write.executeUpdate());
+            run.setString(1, runB);
+            assertEquals(1, run.executeUpdate());
+        }
+        Rtbox.Result changedRun = verify();
+        assertEquals(1, changedRun.exitCode(), changedRun.stdout() + changedRun.stderr());
+        assertTrue(changedRun.stdout().contains("record " + id + ": run " + runB + ": stored verdict is \"PASS\""),
+                changedRun.stdout());
+        browser.open(base + "/ui/run.html?appliance=a2&run=" + runB);
+        WebElement mismatch = browser.awaitElement(60, "#record-mismatch");
+        assertTrue(mismatch.getText().contains("stored verdict is \"PASS\""), mismatch.getText());
+        assertTrue(browser.find("#run-record").getText().contains("DOES NOT MATCH"), browser.find("#run-head").getText());
+        // Seen, not only in the DOM: the warning's red-tinted box and its red edge are painted.
+        java.awt.image.BufferedImage warning = Browser.shot(mismatch);
+        assertTrue(Browser.count(warning, "#ffebee") > 2000 && Browser.count(warning, "#c62828") > 50,
+                "the mismatch warning is not painted as an error");
     }
 
     /**

@@ -103,6 +103,14 @@ final class ControlServer implements AutoCloseable {
             return send("GET", path, null, null);
         }
 
+        /** A download's bytes (a record's zip), with the status. */
+        byte[] bytes(String path) throws IOException, InterruptedException {
+            HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1"
+                    + path)).timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofByteArray());
+            assertTrue(r.statusCode() == 200, path + ": " + r.statusCode() + " " + new String(r.body(), StandardCharsets.UTF_8));
+            return r.body();
+        }
+
         Response post(String path, String json) throws IOException, InterruptedException {
             return send("POST", path, json, csrf);
         }

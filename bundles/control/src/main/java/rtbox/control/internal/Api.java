@@ -206,6 +206,10 @@ final class Api extends HttpServlet {
                 send(resp, 200, room.operations.swap(user, body(req)));
             }
             case "records" -> records(req, resp, s, method, p);
+            case "keys" -> {
+                get(method, p);
+                send(resp, 200, keys());
+            }
             case "users" -> users(req, resp, s, method, p);
             case "audit" -> {
                 get(method, p);
@@ -248,7 +252,9 @@ final class Api extends HttpServlet {
                     limit(req)));
         } else if (p.length == 3) {
             get(method, p);
-            send(resp, 200, room.queries.run(p[1], p[2]));
+            JsonObject run = room.queries.run(p[1], p[2]);
+            run.add("record_check", room.records.check.run(p[1], p[2]));
+            send(resp, 200, run);
         } else if (p.length == 4 && p[3].equals("stop") && method.equals("POST")) {
             need(s, Role.OPERATOR);
             send(resp, 202, room.operations.stop(s.user(), p[1], p[2]));
@@ -312,6 +318,13 @@ final class Api extends HttpServlet {
                     Json.string(b, "comment"), "operator"));
         } else if (p.length == 2 && p[1].equals("verify") && method.equals("GET")) {
             send(resp, 200, room.records.verify());
+        } else if (p.length == 2 && method.equals("GET") && p[1].endsWith(".zip")) {
+            long id = number(p[1].substring(0, p[1].length() - 4));
+            byte[] zip = RecordExport.zip(room.db, room.records, id);
+            resp.setStatus(200);
+            resp.setContentType("application/zip");
+            resp.setHeader("Content-Disposition", "attachment; filename=\"record-" + id + ".zip\"");
+            resp.getOutputStream().write(zip);
         } else if (p.length == 2 && method.equals("GET") && p[1].endsWith(".html")) {
             String html = room.records.html(number(p[1].substring(0, p[1].length() - 5)));
             resp.setStatus(200);
@@ -327,6 +340,23 @@ final class Api extends HttpServlet {
         } else {
             throw notAllowed(method, p);
         }
+    }
+
+    /** The public keys that sign records, the current and the rotated ones. */
+    private JsonObject keys() throws IOException {
+        com.google.gson.JsonArray a = new com.google.gson.JsonArray();
+        String current = room.records.keys.currentId();
+        for (var e : room.records.keys.publicKeys().entrySet()) {
+            JsonObject k = new JsonObject();
+            k.addProperty("key_id", e.getKey());
+            k.addProperty("fingerprint", RecordKeys.fingerprint(e.getValue()));
+            k.addProperty("current", e.getKey().equals(current));
+            k.addProperty("pem", RecordKeys.pem(e.getValue()));
+            a.add(k);
+        }
+        JsonObject o = new JsonObject();
+        o.add("keys", a);
+        return o;
     }
 
     private void users(HttpServletRequest req, HttpServletResponse resp, Users.Session s, String method, String[] p)

@@ -51,9 +51,10 @@ import rtbox.control.ControlWeb;
 @Designate(ocd = Settings.class)
 @Command(name = "control", description = {"The control room: keeps, shows, compares and certifies the fleet's results.",
     "  rtbox control [--port 8480] [--bind 127.0.0.1]   serve it (docs/control-api.md), until SIGTERM",
-    "  rtbox control verify                            check the acceptance records' hash chain",
+    "  rtbox control verify                            check the acceptance records' signatures, chain and runs",
+    "  rtbox control keys [--rotate]                   print (or rotate) the keys that sign the records",
     "  rtbox control import DIR                        store the MQTT messages rtbox job kept in DIR"},
-        subcommands = {ControlCommand.Verify.class, ControlCommand.Import.class})
+        subcommands = {RecordCommands.Verify.class, RecordCommands.Keys.class, ControlCommand.Import.class})
 public class ControlCommand implements Callable<Integer> {
     private static final int ERROR = 2;
     static final String HTTP_PID = "org.apache.felix.http";
@@ -103,11 +104,16 @@ public class ControlCommand implements Callable<Integer> {
 
     /** The configured database, or the H2 file under DATA/control/db (AUTO_SERVER: rtbox job and verify share it). */
     static Db openDb(Settings s, Path data) throws SQLException, IOException {
+        return openDb(s, data, false);
+    }
+
+    /** {@code existing}: refuse a database without the control room's schema rather than make one (verify). */
+    static Db openDb(Settings s, Path data, boolean existing) throws SQLException, IOException {
         String url = s.jdbcUrl();
         if (url == null || url.isEmpty()) {
             url = h2Url(data);
         }
-        return Db.open(url, s.jdbcUser(), MqttLink.readSecret(s.jdbcPasswordFile()));
+        return Db.open(url, s.jdbcUser(), MqttLink.readSecret(s.jdbcPasswordFile()), existing);
     }
 
     static String h2Url(Path data) throws IOException {
@@ -313,30 +319,17 @@ public class ControlCommand implements Callable<Integer> {
         return h;
     }
 
-    @Command(name = "verify", description = "Checks the acceptance records' hash chain and names the first record"
-            + " that was changed. Exit 0 intact, 1 changed, 2 error.")
-    static class Verify implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
+    static Path keysDir(Path data) {
+        return data.resolve("control").resolve("keys");
+    }
 
-        @Override
-        public Integer call() {
-            PrintWriter out = spec.commandLine().getOut();
-            try (Db db = openDb(settings, dataDir(context))) {
-                JsonObject v = new Records(db, 0).verify();
-                if (v.get("ok").getAsBoolean()) {
-                    out.println("rtbox control verify: OK: " + v.get("records").getAsLong() + " records, the chain is"
-                            + " intact (" + db.url.replaceAll("password=[^;&]*", "password=...") + ")");
-                    return 0;
-                }
-                out.println("rtbox control verify: CHANGED: record " + v.get("first_changed").getAsLong()
-                        + " is the first record that was changed: " + v.get("problem").getAsString());
-                return 1;
-            } catch (SQLException | IOException e) {
-                spec.commandLine().getErr().println("rtbox control verify: " + e.getMessage());
-                return ERROR;
-            }
-        }
+    /** The control room's settings and data folder, for the record commands ({@link RecordCommands}). */
+    static Settings settings() {
+        return settings;
+    }
+
+    static Path dataDir() {
+        return dataDir(context);
     }
 
     static String enc(String s) {

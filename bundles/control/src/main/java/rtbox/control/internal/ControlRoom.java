@@ -93,7 +93,7 @@ public class ControlRoom {
             library = new PlanLibrary(ControlCommand.plansDir(s), () -> plans);
             operations = new Operations(db, commander, library, pool);
             compare = new Compare(db, queries);
-            records = new Records(db, s.selftestMaxAge() * 1000);
+            records = new Records(db, s.selftestMaxAge() * 1000, RecordKeys.open(ControlCommand.keysDir(data)));
             ingest = new Ingest(new Decoder(s.maxMessageBytes()), new IngestStore(db), events, this::after,
                     new FloodGuard(s.floodMessagesPerSecond()));
             mqtt = new MqttLink(s.brokers(), s.clientId(), s.username(), MqttLink.readSecret(s.passwordFile()),
@@ -201,7 +201,7 @@ public class ControlRoom {
     private void autoSignOff(String appliance, String run) {
         try {
             records.issue("verdict", appliance, run, "signed off by the plan's verdict (signOff=verdict)", "verdict");
-        } catch (BadRequest | SQLException e) {
+        } catch (BadRequest | SQLException | java.io.IOException e) {
             LOG.warn("no record for run {} of {}: {}", run, appliance, e.getMessage());
         }
     }

@@ -43,7 +43,7 @@ final class Db implements AutoCloseable {
      * db/migration/h2 and db/migration/postgresql when the two databases need their own
      * (V2: PostgreSQL partitions message by site and month, H2 has the columns only).
      */
-    static final List<String> MIGRATIONS = List.of("V1__control_room.sql", "V2__site.sql");
+    static final List<String> MIGRATIONS = List.of("V1__control_room.sql", "V2__site.sql", "V3__record_signature.sql");
 
     private final HikariDataSource pool;
     final boolean postgres;
@@ -57,6 +57,11 @@ final class Db implements AutoCloseable {
 
     /** Opens (and migrates) the database at {@code url}; user and password may be null for H2. */
     static Db open(String url, String user, String password) throws SQLException {
+        return open(url, user, password, false);
+    }
+
+    /** {@code existing}: a database without the control room's schema is refused, not migrated into one. */
+    static Db open(String url, String user, String password, boolean existing) throws SQLException {
         boolean postgres = url.startsWith("jdbc:postgresql:");
         if (!postgres && !url.startsWith("jdbc:h2:")) {
             throw new SQLException("jdbcUrl " + url + " is neither H2 (jdbc:h2:...) nor PostgreSQL (jdbc:postgresql:...)");
@@ -84,6 +89,20 @@ final class Db implements AutoCloseable {
             throw new SQLException("cannot open the database " + url + ": " + rootMessage(e), e);
         } finally {
             Thread.currentThread().setContextClassLoader(old);
+        }
+        if (existing) {
+            try (Connection conn = pool.getConnection();
+                 java.sql.ResultSet rs = conn.getMetaData().getTables(null, null, "%", new String[] {"TABLE"})) {
+                boolean found = false;
+                while (rs.next()) {
+                    found |= "flyway_schema_history".equalsIgnoreCase(rs.getString("TABLE_NAME"));
+                }
+                if (!found) {
+                    pool.close();
+                    throw new SQLException("the database " + url + " holds no control room (no schema): nothing to"
+                            + " verify");
+                }
+            }
         }
         try {
             migrate(pool, postgres);

@@ -1,9 +1,11 @@
 package rtbox.control.internal;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 
 import com.google.gson.JsonArray;
@@ -11,27 +13,36 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 
 /**
- * Acceptance records, one per run of a controller (serial number), in a hash chain: a
- * record's body holds the SHA-256 of the record before it, and its own SHA-256 is that of
- * its body as stored (UTF-8). Changing any byte of a record's body, or its columns, or
- * re-hashing it, breaks the chain at that record; {@link #verify} names the first.
+ * Acceptance records, one per run of a controller (serial number), signed and in a hash
+ * chain. A record's body is the RFC 8785 canonical JSON ({@link Canonical}) of what it
+ * says: the run, its cells and verdict, the instrument, the SHA-256 of every stored
+ * message of the run and the run's stored rows ({@link RecordCheck#seal}), the previous
+ * record's SHA-256 and the id of the key that signs it. Its SHA-256 is that of the body's
+ * UTF-8 bytes; its Ed25519 signature ({@link RecordKeys}) is over the same bytes, made
+ * with a key kept outside the database, so that someone who can write the database can
+ * change a record but cannot sign the change. {@link RecordCheck} verifies.
  *
  * <p>A PASS record is refused when the appliance's self-test taken just before the run
  * (kept with the run by the start) failed, is missing, or is older than the configured
- * age at the run's start: the instrument is checked too. A FAIL stays a FAIL.
+ * age at the run's start. A FAIL stays a FAIL.
  */
 final class Records {
     static final String GENESIS = "0".repeat(64);
     private final Db db;
     private final long selftestMaxAgeMs;
+    final RecordKeys keys;
+    final RecordCheck check;
 
-    Records(Db db, long selftestMaxAgeMs) {
+    Records(Db db, long selftestMaxAgeMs, RecordKeys keys) {
         this.db = db;
         this.selftestMaxAgeMs = selftestMaxAgeMs;
+        this.keys = keys;
+        this.check = new RecordCheck(db, keys);
     }
 
     /** Signs a run off and issues its record; 409 with the reason when it must not be issued. */
-    JsonObject issue(String user, String appliance, String run, String comment, String signOff) throws SQLException {
+    JsonObject issue(String user, String appliance, String run, String comment, String signOff)
+            throws SQLException, IOException {
         for (int attempt = 0; ; attempt++) {
             try (Connection c = db.connection()) {
                 c.setAutoCommit(false);
@@ -40,17 +51,32 @@ final class Records {
                         rs -> new Object[] {rs.getLong(1), rs.getString(2)});
                 long id = last == null ? 1 : (Long) last[0] + 1;
                 String previous = last == null ? GENESIS : (String) last[1];
+                String broken = last == null ? null : check.headProblem(c, (Long) last[0]);
+                if (broken != null) {
+                    throw new BadRequest(409, "refused: the chain's last record does not verify (" + broken + "): no"
+                            + " record is added onto it; rtbox control verify names what changed");
+                }
                 JsonObject ordered = new JsonObject();
                 ordered.addProperty("id", id);
                 body.entrySet().forEach(e -> ordered.add(e.getKey(), e.getValue()));
+                JsonObject sealed = RecordCheck.seal(c, appliance, run);
+                ordered.add("run_messages", sealed.get("messages"));
+                ordered.add("run_rows", sealed.get("rows"));
                 ordered.addProperty("previous_sha256", previous);
-                String text = Json.GSON.toJson(ordered);
-                String sha = Passwords.sha256(text.getBytes(StandardCharsets.UTF_8));
+                String keyId = keys.currentId();
+                ordered.addProperty("key_id", keyId);
+                ordered.addProperty("key_fingerprint", fingerprint(keyId));
+                String text = Canonical.text(ordered);
+                byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+                String sha = Passwords.sha256(bytes);
+                String signature = Base64.getEncoder().encodeToString(keys.sign(keyId, bytes));
                 // The primary key makes two instances issuing at once take turns: the loser retries on the new head.
                 if (!Sql.insertIfAbsent(c, db.postgres, "INSERT INTO record (id, serial, model, appliance, run_id, verdict,"
-                        + " issued_ms, signed_by, body, previous_sha256, sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        + " issued_ms, signed_by, body, previous_sha256, sha256, key_id, signature)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         id, Json.string(body, "serial"), Json.string(body, "model"), appliance, run,
-                        Json.string(body, "verdict"), System.currentTimeMillis(), user, text, previous, sha)) {
+                        Json.string(body, "verdict"), System.currentTimeMillis(), user, text, previous, sha, keyId,
+                        signature)) {
                     c.rollback();
                     if (attempt < 5) {
                         continue;
@@ -66,6 +92,7 @@ final class Records {
                 c.commit();
                 JsonObject out = Json.parse(text);
                 out.addProperty("sha256", sha);
+                out.addProperty("signature", signature);
                 return out;
             } catch (BadRequest e) {
                 if (e.status == 409 && e.getMessage().startsWith("refused: ")) {
@@ -181,18 +208,31 @@ final class Records {
 
     JsonObject get(long id) throws SQLException {
         try (Connection c = db.connection()) {
-            Object[] r = Sql.one(c, "SELECT body, sha256 FROM record WHERE id = ?",
-                    rs -> new Object[] {rs.getString(1), rs.getString(2)}, id);
-            if (r == null) {
-                throw new NotFound("no record " + id);
-            }
+            Object[] r = stored(c, id);
             JsonObject o = Json.parse((String) r[0]);
             o.addProperty("sha256", (String) r[1]);
+            o.addProperty("signature", (String) r[2]);
             return o;
         }
     }
 
-    JsonObject list(String serial, String model, int offset, int limit) throws SQLException {
+    /** A record as stored: body, sha256, signature (base64, null before V3), key id. */
+    static Object[] stored(Connection c, long id) throws SQLException {
+        Object[] r = Sql.one(c, "SELECT body, sha256, signature, key_id FROM record WHERE id = ?",
+                rs -> new Object[] {rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4)}, id);
+        if (r == null) {
+            throw new NotFound("no record " + id);
+        }
+        return r;
+    }
+
+    /** The fingerprint of a published key (its public key's DER SHA-256), null when the key is not published here. */
+    String fingerprint(String keyId) throws IOException {
+        java.security.PublicKey k = keyId == null ? null : keys.publicKeys().get(keyId);
+        return k == null ? null : RecordKeys.fingerprint(k);
+    }
+
+    JsonObject list(String serial, String model, int offset, int limit) throws SQLException, IOException {
         StringBuilder where = new StringBuilder(" WHERE 1=1");
         List<Object> p = new ArrayList<>();
         if (serial != null && !serial.isEmpty()) {
@@ -211,7 +251,7 @@ final class Records {
             p.add(limit);
             p.add(offset);
             JsonArray a = new JsonArray();
-            Sql.list(c, "SELECT id, serial, model, verdict, issued_ms, signed_by, appliance, run_id FROM record" + where
+            Sql.list(c, "SELECT id, serial, model, verdict, issued_ms, signed_by, appliance, run_id, key_id FROM record" + where
                     + " ORDER BY id DESC LIMIT ? OFFSET ?", rs -> {
                         JsonObject x = new JsonObject();
                         x.addProperty("id", rs.getLong(1));
@@ -222,76 +262,25 @@ final class Records {
                         x.addProperty("signed_by", rs.getString(6));
                         x.addProperty("appliance", rs.getString(7));
                         x.addProperty("run", rs.getString(8));
+                        x.addProperty("key_id", rs.getString(9));
                         return x;
                     }, p.toArray()).forEach(a::add);
+            for (JsonElement e : a) {
+                JsonObject x = e.getAsJsonObject();
+                x.addProperty("key_fingerprint", fingerprint(Json.string(x, "key_id")));
+            }
             o.add("records", a);
             return o;
         }
     }
 
-    /** Checks the whole chain: {@code ok}, how many records, and the first changed record with what is wrong. */
-    JsonObject verify() throws SQLException {
-        JsonObject o = new JsonObject();
-        try (Connection c = db.connection()) {
-            List<Object[]> rows = Sql.list(c, "SELECT id, serial, verdict, appliance, run_id, body, previous_sha256, sha256"
-                    + " FROM record ORDER BY id", rs -> new Object[] {rs.getLong(1), rs.getString(2), rs.getString(3),
-                        rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8)});
-            String previous = GENESIS;
-            long expectedId = 1;
-            for (Object[] r : rows) {
-                long id = (Long) r[0];
-                String problem = problem(r, previous, expectedId);
-                if (problem != null) {
-                    o.addProperty("ok", false);
-                    o.addProperty("records", rows.size());
-                    o.addProperty("first_changed", problem.startsWith("!") ? id - 1 : id);
-                    o.addProperty("problem", problem.startsWith("!") ? problem.substring(1) : problem);
-                    return o;
-                }
-                previous = (String) r[7];
-                expectedId = id + 1;
-            }
-            o.addProperty("ok", true);
-            o.addProperty("records", rows.size());
-            return o;
-        }
-    }
-
-    /** What is wrong with a record, null if nothing; a leading '!' blames the record before it. */
-    private static String problem(Object[] r, String previous, long expectedId) {
-        long id = (Long) r[0];
-        String body = (String) r[5];
-        if (id != expectedId) {
-            return "record " + id + " follows record " + (expectedId - 1) + ": record " + expectedId
-                    + " is missing from the chain";
-        }
-        if (!Passwords.sha256(body.getBytes(StandardCharsets.UTF_8)).equals(r[7])) {
-            return "record " + id + ": its SHA-256 does not match its content (the record was changed)";
-        }
-        JsonObject j;
-        try {
-            j = Json.parse(body);
-        } catch (RuntimeException e) {
-            return "record " + id + ": its content is not JSON";
-        }
-        if (!previous.equals(Json.string(j, "previous_sha256")) || !previous.equals(r[6])) {
-            return "!record " + (id - 1) + ": record " + id + " holds another SHA-256 for it (record " + (id - 1)
-                    + " was changed and re-hashed)";
-        }
-        if (!String.valueOf(id).equals(Json.string(j, "id")) || !eq(r[1], Json.string(j, "serial"))
-                || !eq(r[2], Json.string(j, "verdict")) || !eq(r[3], Json.string(j, "appliance"))
-                || !eq(r[4], Json.string(j, "run"))) {
-            return "record " + id + ": its columns (id, serial, verdict, appliance, run) differ from its content";
-        }
-        return null;
-    }
-
-    private static boolean eq(Object a, String b) {
-        return a == null ? b == null : a.equals(b);
+    /** Every record checked ({@link RecordCheck#verify}). */
+    JsonObject verify() throws SQLException, IOException {
+        return check.verify();
     }
 
     /** The record as a printable page (no script). */
-    String html(long id) throws SQLException {
+    String html(long id) throws SQLException, IOException {
         JsonObject r = get(id);
         StringBuilder h = new StringBuilder();
         h.append("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Acceptance record ").append(id)
@@ -320,6 +309,12 @@ final class Records {
         row(h, "Comment", Json.string(r, "comment"));
         row(h, "Previous record's SHA-256", Json.string(r, "previous_sha256"));
         row(h, "This record's SHA-256", Json.string(r, "sha256"));
+        row(h, "Signed with key", Json.string(r, "key_id") == null ? "none (not signed)" : Json.string(r, "key_id")
+                + ", fingerprint SHA-256 " + Json.string(r, "key_fingerprint") + " (Ed25519)");
+        row(h, "Signature (Ed25519, base64)", Json.string(r, "signature"));
+        JsonArray sealed = Json.array(r, "run_messages");
+        row(h, "Run data sealed", sealed == null ? "none" : sealed.size() + " stored messages of the run by SHA-256,"
+                + " and the run's stored verdict and cells");
         h.append("</table><h2>Cells</h2><table><tr><th>#</th><th>cell</th><th>verdict</th><th>max us</th>"
                 + "<th>p99 us</th><th>p99.9 us</th><th>missed</th></tr>");
         for (JsonElement e : r.getAsJsonArray("cells")) {

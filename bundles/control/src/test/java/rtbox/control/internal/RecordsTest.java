@@ -2,10 +2,17 @@ package rtbox.control.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -42,7 +49,7 @@ class RecordsTest extends BothDatabases {
     @MethodSource("databases")
     void aPassNeedsTheInstrumentCheckedAndAFailStaysAFail(String kind) throws Exception {
         Db db = db(kind);
-        Records records = new Records(db, 3600_000);
+        Records records = new Records(db, 3600_000, keys());
         run(db, "failed-selftest", "PASS", false, 10, 30);
         run(db, "no-selftest", "PASS", null, 0, 30);
         run(db, "old-selftest", "PASS", true, 7200, 30);
@@ -72,44 +79,121 @@ class RecordsTest extends BothDatabases {
         assertTrue(records.html(1).contains("SN-good"));
     }
 
+    private Path keyDir;
+
+    RecordKeys keys() throws Exception {
+        keyDir = Files.createTempDirectory("rtbox-keys").resolve("keys");
+        return RecordKeys.open(keyDir);
+    }
+
+    private static String problems(JsonObject v) {
+        StringBuilder b = new StringBuilder();
+        v.getAsJsonArray("problems").forEach(p -> b.append(p.getAsJsonObject().get("problem").getAsString()).append('\n'));
+        return b.toString();
+    }
+
     @ParameterizedTest
     @MethodSource("databases")
-    void verifyNamesTheFirstRecordThatWasChanged(String kind) throws Exception {
+    void verifyNamesEveryRecordThatWasChangedEvenRehashed(String kind) throws Exception {
         Db db = db(kind);
-        Records records = new Records(db, 3600_000);
-        for (int i = 1; i <= 4; i++) {
-            run(db, "r" + i, "PASS", true, 60, 30);
-            records.issue("bob", "a1", "r" + i, null, "operator");
+        Records records = new Records(db, 3600_000, keys());
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(keyDir)));
+        String first = records.keys.currentId();
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(
+                keyDir.resolve(first + ".private.pem"))));
+        for (int i = 1; i <= 5; i++) {
+            run(db, "r" + i, i == 2 ? "FAIL" : "PASS", true, 60, 30);
+            if (i == 4) {
+                records.keys.rotate(); // records 4 and 5 signed with a new key; 1 to 3 still verify with the old one
+            }
+            JsonObject r = records.issue("bob", "a1", "r" + i, null, "operator");
+            assertEquals(i < 4 ? first : records.keys.currentId(), r.get("key_id").getAsString());
+            assertEquals(3, r.getAsJsonArray("run_messages").size(), r.toString()); // 2 cells and a result
         }
-        assertTrue(records.verify().get("ok").getAsBoolean());
-        assertEquals(4, records.verify().get("records").getAsLong());
+        assertEquals(2, records.keys.publicKeys().size());
+        JsonObject v = records.verify();
+        assertTrue(v.get("ok").getAsBoolean(), v.toString());
+        assertEquals(5, v.get("records").getAsLong());
         try (Connection c = db.connection()) {
-            // One byte of record 3's text.
-            String body = Sql.one(c, "SELECT body FROM record WHERE id = 3", rs -> rs.getString(1));
-            Sql.update(c, "UPDATE record SET body = ? WHERE id = 3", body.replace("\"SN-r3\"", "\"SN-r8\""));
-            JsonObject v = records.verify();
+            // The forgery of issue 30: record 2's body FAIL -> PASS and its SHA-256 recomputed, columns too.
+            String body = Sql.one(c, "SELECT body FROM record WHERE id = 2", rs -> rs.getString(1));
+            String forged = body.replace("\"verdict\":\"FAIL\"", "\"verdict\":\"PASS\"");
+            assertNotEquals(body, forged);
+            Sql.update(c, "UPDATE record SET body = ?, sha256 = ?, verdict = 'PASS' WHERE id = 2", forged,
+                    Passwords.sha256(forged.getBytes(StandardCharsets.UTF_8)));
+            v = records.verify();
             assertFalse(v.get("ok").getAsBoolean());
-            assertEquals(3, v.get("first_changed").getAsLong(), v.toString());
-            // Re-hashed to hide it: record 4's link to it names record 3 all the same.
-            Sql.update(c, "UPDATE record SET sha256 = ? WHERE id = 3", Passwords.sha256(body.replace("\"SN-r3\"",
-                    "\"SN-r8\"").getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-            v = records.verify();
-            assertEquals(3, v.get("first_changed").getAsLong(), v.toString());
-            // A column changed without the text: record 2.
-            Sql.update(c, "UPDATE record SET verdict = 'FAIL' WHERE id = 2");
-            v = records.verify();
             assertEquals(2, v.get("first_changed").getAsLong(), v.toString());
-            Sql.update(c, "UPDATE record SET verdict = 'PASS' WHERE id = 2");
-            // A record taken out of the chain.
-            Sql.update(c, "UPDATE record SET body = ?, sha256 = (SELECT sha256 FROM record WHERE id = 3) WHERE id = 3",
-                    body);
-            Sql.update(c, "UPDATE record SET sha256 = ? WHERE id = 3", Passwords.sha256(body.getBytes(
-                    java.nio.charset.StandardCharsets.UTF_8)));
+            assertTrue(problems(v).contains("record 2: signature invalid"), problems(v));
+            assertTrue(problems(v).contains("chain broken at 3"), problems(v));
+            assertFalse(records.check.run("a1", "r2").get("ok").getAsBoolean());
+            assertTrue(records.check.run("a1", "r1").get("ok").getAsBoolean());
+            Sql.update(c, "UPDATE record SET body = ?, sha256 = ?, verdict = 'FAIL' WHERE id = 2", body,
+                    Passwords.sha256(body.getBytes(StandardCharsets.UTF_8)));
             assertTrue(records.verify().get("ok").getAsBoolean(), records.verify().toString());
-            Sql.update(c, "DELETE FROM record WHERE id = 2");
+            // A run's own rows: its verdict, one cell's figure, one stored message.
+            Sql.update(c, "UPDATE run SET verdict = 'PASS' WHERE run_id = 'r2'");
+            Sql.update(c, "UPDATE cell SET max_us = 10 WHERE run_id = 'r4' AND cell = 2");
+            Sql.update(c, "UPDATE message SET payload = ? WHERE run_id = 'r5' AND seq = 2", new byte[] {'{', '}'});
             v = records.verify();
-            assertTrue(v.get("problem").getAsString().contains("record 2 is missing"), v.toString());
+            String p = problems(v);
+            assertTrue(p.contains("record 2: run r2: stored verdict is \"PASS\", the record sealed \"FAIL\""), p);
+            assertTrue(p.contains("record 4: run r4 cell 2: stored max_us is 10, the record sealed 60"), p);
+            assertTrue(p.contains("record 5: run message 2 (cell) changed"), p);
+            assertEquals(3, v.getAsJsonArray("problems").size(), p);
+            JsonObject r2 = records.check.run("a1", "r2");
+            assertFalse(r2.get("ok").getAsBoolean());
+            Sql.update(c, "UPDATE run SET verdict = 'FAIL' WHERE run_id = 'r2'");
+            // A record taken out of the chain; a signature from nowhere.
+            Sql.update(c, "DELETE FROM record WHERE id = 3");
+            Sql.update(c, "UPDATE record SET signature = NULL WHERE id = 1");
+            p = problems(records.verify());
+            assertTrue(p.contains("record missing between 2 and 4"), p);
+            assertTrue(p.contains("chain broken at 4"), p);
+            assertTrue(p.contains("record 1: not signed"), p);
+            // Nothing is chained onto a changed head: the next record is refused, naming it.
+            String head = Sql.one(c, "SELECT body FROM record WHERE id = 5", rs -> rs.getString(1));
+            String forgedHead = head.replace("\"SN-r5\"", "\"SN-r9\"");
+            Sql.update(c, "UPDATE record SET body = ?, sha256 = ? WHERE id = 5", forgedHead,
+                    Passwords.sha256(forgedHead.getBytes(StandardCharsets.UTF_8)));
+            run(db, "r6", "FAIL", true, 60, 30);
+            BadRequest e = assertThrows(BadRequest.class, () -> records.issue("bob", "a1", "r6", null, "operator"));
+            assertEquals(409, e.status);
+            assertTrue(e.getMessage().contains("record 5: signature invalid"), e.getMessage());
         }
+    }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void anExportedRecordVerifiesWithOpenSslAndAChangedByteDoesNot(String kind) throws Exception {
+        Db db = db(kind);
+        Records records = new Records(db, 3600_000, keys());
+        run(db, "x", "FAIL", true, 60, 3000);
+        records.issue("bob", "a1", "x", "as measured", "operator");
+        Path dir = Files.createTempDirectory("rtbox-export");
+        try (ZipInputStream z = new ZipInputStream(new java.io.ByteArrayInputStream(RecordExport.zip(db, records, 1)))) {
+            for (ZipEntry e; (e = z.getNextEntry()) != null; ) {
+                Files.write(dir.resolve(e.getName()), z.readAllBytes());
+            }
+        }
+        String verify = Files.readString(dir.resolve("VERIFY.txt"));
+        String command = verify.lines().filter(l -> l.trim().startsWith("openssl pkeyutl")).findFirst().orElseThrow().trim();
+        assertEquals(0, openssl(dir, command), verify);
+        byte[] json = Files.readAllBytes(dir.resolve("record-1.json"));
+        assertEquals(records.get(1).get("sha256").getAsString(), Passwords.sha256(json));
+        int at = new String(json, StandardCharsets.UTF_8).indexOf("\"FAIL\"") + 1;
+        json[at] = 'P'; // one byte
+        Files.write(dir.resolve("record-1.json"), json);
+        assertEquals(1, openssl(dir, command));
+    }
+
+    private static int openssl(Path dir, String command) throws Exception {
+        Process p = new ProcessBuilder("sh", "-c", command).directory(dir.toFile()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        int rc = p.waitFor();
+        assertTrue(rc == 0 ? out.contains("Signature Verified Successfully") : out.contains("Signature Verification Failure"),
+                out);
+        return rc;
     }
 
     @ParameterizedTest
