@@ -365,7 +365,9 @@ class MqttHardeningIT extends MqttFixture {
                     + "\"warmup\":\"0\"}"));
             assertEquals(200, r.get("code").getAsInt(), r.toString());
             String run = r.getAsJsonObject("body").get("run").getAsString();
-            Thread.sleep(500);
+            // The disk fills while the run measures (its first progress says so).
+            assertNotNull(control.await(m -> m.topic().equals("rtbox/v1/up/a1/runs/" + run + "/progress"), 10_000),
+                    "the run never got under way; stderr: " + rtbox.err);
             fillLeaving(fill, 0);
             // Fixed on purpose: the 3 s run ends within 5 s; that no result is stored on the full disk is the check.
             Thread.sleep(5000);

@@ -148,15 +148,7 @@ class EmbeddedBrokerTest {
             close(a);
             close(c);
         }
-        // Moquette's and netty's threads end with the broker (netty's global executor after a second idle).
-        long end = System.currentTimeMillis() + 10_000;
-        Set<String> left = threadNames();
-        left.removeAll(before);
-        while (!left.isEmpty() && System.currentTimeMillis() < end) {
-            Thread.sleep(100);
-            left = threadNames();
-            left.removeAll(before);
-        }
+        Set<String> left = threadsLeftOver(before);
         left.removeIf(n -> n.startsWith("MQTT ")); // Paho's, of the closed clients, already gone or going
         assertEquals(Collections.emptySet(), left, "threads left after the broker stopped");
     }
@@ -211,10 +203,23 @@ class EmbeddedBrokerTest {
                     () -> EmbeddedBroker.start(taken.getLocalPort(), 1 << 20, "0123456789abcdef"));
             assertTrue(e.getMessage().contains("cannot listen on 127.0.0.1:" + taken.getLocalPort()), e.getMessage());
         }
-        Thread.sleep(2000);
+        assertEquals(Collections.emptySet(), threadsLeftOver(before));
+    }
+
+    /**
+     * The threads beyond {@code before} once they are gone, or after 10 s those still there: Moquette's and
+     * netty's threads end with the broker (netty's global executor after a second idle).
+     */
+    private static Set<String> threadsLeftOver(Set<String> before) throws InterruptedException {
+        long end = System.currentTimeMillis() + 10_000;
         Set<String> left = threadNames();
         left.removeAll(before);
-        assertEquals(Collections.emptySet(), left);
+        while (!left.isEmpty() && System.currentTimeMillis() < end) {
+            Thread.sleep(100);
+            left = threadNames();
+            left.removeAll(before);
+        }
+        return left;
     }
 
     @Test

@@ -80,7 +80,7 @@ class SessionTest {
             spinner.setDaemon(true);
             spinner.start();
             spinEnded.await();
-            Thread.sleep(50);
+            Thread.sleep(50); // fixed: the kernel's buffers take the last switches a moment after (nothing says when)
             s.stop();
             List<List<Culprit>> seen = new java.util.ArrayList<>();
             boolean clean = false;

@@ -69,6 +69,7 @@ class IsoChildProcessTest {
                 in.writeByte(); // the child starts spinning
                 // iso_period 300 ms: the first demotion comes after about 0.2 s (from an empty
                 // history at throttling's 95 %), then the child turns about; the events come at close.
+                // Fixed on purpose: 2 s of demotions and promotions is the window the test observes.
                 Thread.sleep(2000);
                 h.close();
                 assertEquals(eff.policy(), Sched.getScheduler(child.pid()), "the child is back at the ISO band");
