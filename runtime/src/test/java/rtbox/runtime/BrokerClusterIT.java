@@ -143,7 +143,7 @@ class BrokerClusterIT {
     void aRetainedMessageIsKeptOnlyByTheNodeItWasPublishedOn() throws Exception {
         try (Client pub = new Client(cluster.uri(0), "pub-retained")) {
             pub.publish("rtbox/v1/up/r1/status", "online-r1", true);
-            Thread.sleep(1000);
+            Thread.sleep(1000); // fixed: the retained message is stored before anyone subscribes (a broker's inside)
         }
         try (Client same = new Client(cluster.uri(0), "sub-retained-0").subscribe("rtbox/v1/up/r1/status");
                 Client other = new Client(cluster.uri(1), "sub-retained-1").subscribe("rtbox/v1/up/r1/status")) {
@@ -166,7 +166,7 @@ class BrokerClusterIT {
             will.setQos(1);
             o.setWill("rtbox/v1/up/w1/status", will);
             Client w = new Client(cluster.uri(0), "w1", o);
-            Thread.sleep(1000);
+            Thread.sleep(1000); // fixed: the session and its will are known across the cluster (not visible to a client)
             // Gone without a DISCONNECT, as a crashed appliance or a cut cable is.
             w.mqtt.disconnectForcibly(0, 1000, false);
             w.mqtt.close(true);

@@ -43,7 +43,7 @@ class MqttFaultIT extends MqttFixture {
             assertNotNull(body.get("run"), reply.payload());
             String run = body.get("run").getAsString();
             long killAfterMs = random.nextInt(6000);
-            Thread.sleep(killAfterMs);
+            Thread.sleep(killAfterMs); // fixed on purpose: a random point of the plan to kill at
             Await.killed(rtbox.pid());
             rtbox.start("serve");
             ControlRoom.Received result = control.await(m -> m.topic().equals("rtbox/v1/up/a1/runs/" + run + "/result"),

@@ -243,7 +243,7 @@ class MqttHardeningIT extends MqttFixture {
         r = reply(control.command(A, "plan", "\"plan\":" + plan));
         assertEquals(200, r.get("code").getAsInt(), r.toString());
         String planRun = r.getAsJsonObject("body").get("run").getAsString();
-        Thread.sleep(1500);
+        Thread.sleep(1500); // fixed: as above, 1.5 s into the first cell's 30 s warm-up, which publishes nothing
         assertEquals(200, reply(control.command(A, "stop", "")).get("code").getAsInt());
         ControlRoom.Received planResult = control.await(m -> m.topic().equals("rtbox/v1/up/a1/runs/" + planRun
                 + "/result"), 15_000);

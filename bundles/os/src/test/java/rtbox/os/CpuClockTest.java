@@ -62,7 +62,12 @@ class CpuClockTest {
         try {
             int pid = (int) p.pid();
             CpuClock c = CpuClock.ofProcess(pid);
-            Thread.sleep(300);
+            // Once the child has run (its schedstat counts CPU time), within 10 s.
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (Long.parseLong(Procfs.read("/proc/" + pid + "/schedstat").trim().split(" ")[0]) == 0
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
             long stat = Long.parseLong(Procfs.read("/proc/" + pid + "/schedstat").trim().split(" ")[0]);
             long clock = c.nanos();
             assertTrue(clock > 0 && clock >= stat - 1_000_000, "clock " + clock + ", schedstat " + stat);

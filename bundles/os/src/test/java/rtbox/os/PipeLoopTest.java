@@ -70,7 +70,7 @@ class PipeLoopTest {
                 int[] result = new int[1];
                 Thread first = new Thread(() -> result[0] = ping.run());
                 first.start();
-                Thread.sleep(1 + i % 7);
+                Thread.sleep(1 + i % 7); // fixed on purpose: stops at varied points of the loop
                 ping.stop();
                 first.join(1000);
                 assertTrue(!first.isAlive(), "the first end left after stop()");

@@ -53,7 +53,7 @@ class TscTest {
     void calibratedRateWithinOnePercentOfAnIndependentEstimate() throws Exception {
         long t0 = System.nanoTime();
         long c0 = tsc.read();
-        Thread.sleep(500);
+        Thread.sleep(500); // fixed: the interval both clocks measure
         long c1 = tsc.read();
         long t1 = System.nanoTime();
         double estimate = (c1 - c0) * 1e9 / (t1 - t0);

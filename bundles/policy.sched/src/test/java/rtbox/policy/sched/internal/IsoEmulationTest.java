@@ -112,14 +112,14 @@ class IsoEmulationTest {
             normal.start();
             iso.ready.await();
             normal.ready.await();
-            Thread.sleep(warmupMs);
+            Thread.sleep(warmupMs); // fixed: the rule's history fills (a time, not a state)
             long isoStart = Procfs.schedstatRuntimeNs(iso.tid);
             long normalStart = Procfs.schedstatRuntimeNs(normal.tid);
             long busyStart = cpuBusyNs();
             long t0 = System.nanoTime();
             iso.measureGap = true;
             normal.measureGap = true;
-            Thread.sleep(measureMs);
+            Thread.sleep(measureMs); // fixed: the window the shares are measured over
             long wall = System.nanoTime() - t0;
             long busy = cpuBusyNs() - busyStart;
             isoShare = (Procfs.schedstatRuntimeNs(iso.tid) - isoStart) / (double) wall;

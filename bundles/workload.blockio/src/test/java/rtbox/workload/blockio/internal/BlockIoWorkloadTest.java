@@ -94,7 +94,7 @@ class BlockIoWorkloadTest {
     void rateLimitHolds() throws Exception {
         // 4 MB/s of 64k blocks for ~0.5 s: about 2 MB.
         WorkloadHandle h = new BlockIoWorkload().start(params("bs", "64k", "rate", "4"), CTX);
-        Thread.sleep(500);
+        Thread.sleep(500); // fixed: the window the rate is measured over
         Map<String, Double> f = h.stop();
         assertTrue(f.get("mb_per_s") < 4.5 && f.get("mb_per_s") > 3.0, f.toString());
     }
@@ -102,7 +102,7 @@ class BlockIoWorkloadTest {
     @Test
     void stopsWithin100msLeavingNothing() throws Exception {
         WorkloadHandle h = new BlockIoWorkload().start(params("bs", "4k"), CTX);
-        Thread.sleep(200);
+        Thread.sleep(200); // fixed: stopped while it writes, which it does from its start
         long t0 = System.nanoTime();
         Map<String, Double> f = h.stop();
         long ms = (System.nanoTime() - t0) / 1_000_000;

@@ -66,7 +66,7 @@ class FairnessWorkloadTest {
         FairnessRun run = new FairnessRun(1, 8_000_000L, 1_000_000L,
                 rtbox.os.ThreadSettings.parse(Map.of(), ""), null, 0, Math.max(1, Spin.iterationsPerMs() / 3));
         run.start();
-        Thread.sleep(1000);
+        Thread.sleep(1000); // fixed: the window the figures are taken over
         Map<String, Double> f = run.stop();
         assertConsistent(f, 1, 8, 1);
         assertTrue(f.get("loops_max") > 0, f.toString());
@@ -104,7 +104,7 @@ class FairnessWorkloadTest {
     void disturberRunsAtFifo() throws Exception {
         WorkloadHandle h = new FairnessWorkload().start(Map.of("workers", "2", "disturber", "true",
                 "disturber.max", "12ms"), CTX);
-        Thread.sleep(500);
+        Thread.sleep(500); // fixed: the window the disturber runs in
         Map<String, Double> f = h.stop();
         assertTrue(f.get("disturber_loops") > 0, f.toString());
         assertEquals(0.0, f.get("errors"));
