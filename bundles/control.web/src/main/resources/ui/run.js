@@ -79,6 +79,21 @@ if (can(s, "admin") && run.verdict) {
       say("golden reference set from this run", "ok");
     } catch (e) {
       sayError(e);
+      // Not a complete PASS: an admin may still make it one, with a reason that is audited and shown with it.
+      if (e.status === 409 && !$("#override-reason")) {
+        const reason = h("input", { id: "override-reason", size: 50, maxlength: 500, placeholder: "why this run anyway (audited)" });
+        const force = h("button", { type: "button", id: "make-reference-override" }, "make it the reference anyway");
+        force.addEventListener("click", async () => {
+          try {
+            await api.post("/references", { appliance: run.appliance, run: run.run, override_reason: reason.value });
+            say("golden reference set from this run, overriding its verdict: " + reason.value, "ok");
+            force.disabled = true;
+          } catch (e2) {
+            sayError(e2);
+          }
+        });
+        actions.append(reason, force);
+      }
     }
   });
   actions.append(ref);

@@ -1,6 +1,7 @@
 package rtbox.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -212,16 +213,26 @@ class ControlRoomWebIT {
         }
         assertEquals(4, browser.driver.findElements(By.cssSelector("#downloads a")).size());
 
-        // This run becomes the golden reference of model X20-TEST and plan e2e (admin).
+        // This run failed: it becomes the golden reference of model X20-TEST and plan e2e only with an
+        // admin's reason, which is audited and shown with the reference.
         browser.find("#make-reference").click();
         browser.driver.switchTo().alert().accept();
+        assertTrue(browser.awaitElement(30, "#messages .msg.error").getText().contains("only from a complete PASS run"),
+                browser.find("#messages").getText());
+        browser.awaitElement(30, "#override-reason").sendKeys("no PASS unit of X20 yet: drift tracking only");
+        browser.find("#make-reference-override").click();
         browser.awaitElement(30, "#messages .msg.ok");
 
-        // Compare a2's run with the golden reference: both histograms, deltas, the envelope verdict.
+        // Compare a2's run with the golden reference: both histograms, deltas, the envelope beside the verdict.
         browser.open(base + "/ui/run.html?appliance=a2&run=" + runB);
         browser.awaitElement(60, "#compare-golden").click();
         WebElement envelope = browser.awaitElement(60, "#envelope");
-        assertTrue(envelope.getText().contains("INSIDE") || envelope.getText().contains("OUTSIDE"), envelope.getText());
+        // a2's run failed: inside the envelope or not, it never reads PASS, nor is painted green.
+        assertTrue(envelope.getText().matches("(FAIL|INCONCLUSIVE); (inside|outside) the envelope.*"), envelope.getText());
+        assertEquals(0, Browser.count(Browser.shot(envelope), "#e8f5e9"), "the envelope of a failed run is painted green");
+        assertFalse(browser.find("#deltas").getText().contains("PASS"), browser.find("#deltas").getText());
+        assertTrue(browser.find("#override").getText().contains("drift tracking only"), browser.find("#override").getText());
+        assertEquals(2, browser.driver.findElements(By.cssSelector("#tolerances tr[data-reference]")).size());
         browser.awaitElement(60, ".plot.overlay canvas");
         BufferedImage cmp = Browser.shot(browser.find(".plot.overlay"));
         assertTrue(Browser.count(cmp, CPU0) > 100 && Browser.count(cmp, CELL_B) > 100, "run and reference overlaid");
@@ -281,6 +292,8 @@ class ControlRoomWebIT {
         browser.open(base + "/ui/audit.html");
         browser.awaitElement(30, "#audit-table tr[data-action='start']");
         browser.awaitElement(30, "#audit-table tr[data-action='sign-off']");
+        browser.awaitElement(30, "#audit-table tr[data-action='reference-refused']");
+        browser.awaitElement(30, "#audit-table tr[data-action='reference-override']");
         browser.open(base + "/ui/history.html?appliance=a1");
         browser.awaitElement(60, ".plot.history canvas");
         assertTrue(Browser.inked(Browser.shot(browser.find(".plot.history canvas"))) > 1000, "history plot blank");

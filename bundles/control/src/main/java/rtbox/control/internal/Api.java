@@ -176,6 +176,11 @@ final class Api extends HttpServlet {
                 } else if (p.length == 1 && method.equals("POST")) {
                     need(s, Role.ADMIN);
                     send(resp, 201, room.compare.setReference(user, body(req)));
+                } else if (p.length == 2 && method.equals("PUT")) {
+                    need(s, Role.ADMIN);
+                    JsonObject t = new JsonObject();
+                    t.add("tolerance", room.compare.setTolerance(user, number(p[1]), body(req)));
+                    send(resp, 200, t);
                 } else if (p.length == 2 && method.equals("DELETE")) {
                     need(s, Role.ADMIN);
                     room.compare.deleteReference(user, number(p[1]));

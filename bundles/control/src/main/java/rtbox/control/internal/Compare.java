@@ -15,6 +15,11 @@ import com.google.gson.JsonObject;
  * a tolerance band) and the comparison of a run with another run or with its references:
  * deltas at p99, p99.9, max and missed deadlines, and whether each cell is inside the
  * envelope.
+ *
+ * <p>A reference is made only from a complete run whose verdict is PASS; any other run
+ * needs an admin's override reason, audited and kept with the reference. The envelope is
+ * an extra check, never a verdict of its own: a cell that failed its thresholds reads
+ * "FAIL; inside the envelope", never PASS.
  */
 final class Compare {
     private static final String[] FIGURES = {"p99_us", "p999_us", "max_us"};
@@ -68,6 +73,23 @@ final class Compare {
             throw new BadRequest("the run has no plan name");
         }
         JsonObject tolerance = tolerance(Json.object(req, "tolerance"));
+        String override = Json.string(req, "override_reason");
+        override = override == null || override.isBlank() ? null : override.strip();
+        if (override != null && override.length() > 500) {
+            throw new BadRequest("override_reason: at most 500 characters, not " + override.length());
+        }
+        String unfit = unfit(r);
+        if (unfit != null && override == null) {
+            JsonObject d = new JsonObject();
+            d.addProperty("run", run);
+            d.addProperty("reason", unfit);
+            audit(user, "reference-refused", appliance, d);
+            throw new BadRequest(409, "refused: a golden reference comes only from a complete PASS run, and " + unfit
+                    + "; an admin may give override_reason to make it one anyway (audited, shown with the reference)");
+        }
+        if (unfit == null) {
+            override = null; // nothing to override
+        }
         JsonArray wanted = Json.array(req, "cells");
         JsonArray made = new JsonArray();
         try (Connection c = db.connection()) {
@@ -80,15 +102,19 @@ final class Compare {
                 Sql.update(c, "UPDATE golden SET active = FALSE WHERE model = ? AND plan = ? AND cell = ? AND active",
                         model, plan, cell);
                 Sql.update(c, "INSERT INTO golden (model, plan, cell, appliance, run_id, tolerance, created_ms,"
-                        + " created_by, active) VALUES (?, ?, ?, ?, ?, ?, ?, ?, TRUE)", model, plan, cell, appliance, run,
-                        Json.GSON.toJson(tolerance), System.currentTimeMillis(), user);
+                        + " created_by, active, override_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, TRUE, ?)", model, plan,
+                        cell, appliance, run, Json.GSON.toJson(tolerance), System.currentTimeMillis(), user, override);
                 JsonObject d = new JsonObject();
                 d.addProperty("model", model);
                 d.addProperty("plan", plan);
                 d.addProperty("cell", cell);
                 d.addProperty("run", run);
                 d.add("tolerance", tolerance);
-                Audit.log(c, user, "reference-set", appliance, d);
+                if (override != null) {
+                    d.addProperty("override_reason", override);
+                    d.addProperty("overrides", unfit);
+                }
+                Audit.log(c, user, override != null ? "reference-override" : "reference-set", appliance, d);
                 made.add(cell);
             }
             if (made.isEmpty()) {
@@ -98,6 +124,50 @@ final class Compare {
             c.commit();
         }
         return references(model, plan);
+    }
+
+    /** Why a run cannot be a golden reference without an override, null when it can: a complete PASS. */
+    static String unfit(JsonObject run) {
+        String verdict = Json.string(run, "verdict");
+        if (!"PASS".equals(verdict)) {
+            return "run " + Json.string(run, "run") + "'s verdict is " + (verdict == null ? "not in yet" : verdict);
+        }
+        if (!"complete".equals(Json.string(run, "state"))) {
+            return "run " + Json.string(run, "run") + " did not run to its end (" + Json.string(run, "state") + ")";
+        }
+        JsonObject m = Json.object(run, "messages");
+        if (m == null || m.get("complete") == null || !m.get("complete").getAsBoolean()) {
+            return "messages of run " + Json.string(run, "run") + " are missing " + (m == null ? "" : m.get("missing"));
+        }
+        return null;
+    }
+
+    private void audit(String user, String action, String target, JsonObject d) throws SQLException {
+        try (Connection c = db.connection()) {
+            Audit.log(c, user, action, target, d);
+        }
+    }
+
+    /** An admin changes a reference's tolerance band; audited with the old and the new. */
+    JsonObject setTolerance(String user, long id, JsonObject req) throws SQLException {
+        JsonObject tolerance = tolerance(Json.object(req, "tolerance"));
+        if (Json.object(req, "tolerance") == null) {
+            throw new BadRequest("tolerance: give the band, e.g. {\"max_pct\":50,\"max_us\":20}");
+        }
+        try (Connection c = db.connection()) {
+            c.setAutoCommit(false);
+            String old = Sql.one(c, "SELECT tolerance FROM golden WHERE id = ? AND active", rs -> rs.getString(1), id);
+            if (old == null) {
+                throw new NotFound("no active reference " + id);
+            }
+            Sql.update(c, "UPDATE golden SET tolerance = ? WHERE id = ?", Json.GSON.toJson(tolerance), id);
+            JsonObject d = new JsonObject();
+            d.add("from", Json.parse(old));
+            d.add("to", tolerance);
+            Audit.log(c, user, "reference-tolerance", Long.toString(id), d);
+            c.commit();
+        }
+        return tolerance;
     }
 
     void deleteReference(String user, long id) throws SQLException {
@@ -113,7 +183,8 @@ final class Compare {
 
     JsonObject references(String model, String plan) throws SQLException {
         StringBuilder sql = new StringBuilder("SELECT g.id, g.model, g.plan, g.cell, g.appliance, g.run_id, g.tolerance,"
-                + " g.created_ms, g.created_by, c.p99_us, c.p999_us, c.max_us, c.missed FROM golden g LEFT JOIN cell c"
+                + " g.created_ms, g.created_by, g.override_reason, c.p99_us, c.p999_us, c.max_us, c.missed FROM golden g"
+                + " LEFT JOIN cell c"
                 + " ON c.appliance = g.appliance AND c.run_id = g.run_id AND c.name = g.cell WHERE g.active");
         List<Object> p = new java.util.ArrayList<>();
         if (model != null && !model.isEmpty()) {
@@ -138,6 +209,7 @@ final class Compare {
                 g.add("tolerance", Json.parse(rs.getString("tolerance")));
                 g.addProperty("created", Json.iso(rs.getLong("created_ms")));
                 g.addProperty("created_by", rs.getString("created_by"));
+                g.addProperty("override_reason", rs.getString("override_reason"));
                 g.addProperty("p99_us", Sql.doubleOrNull(rs, "p99_us"));
                 g.addProperty("p999_us", Sql.doubleOrNull(rs, "p999_us"));
                 g.addProperty("max_us", Sql.doubleOrNull(rs, "max_us"));
@@ -246,7 +318,16 @@ final class Compare {
         o.add("reference", used);
         o.add("cells", cells);
         o.addProperty("inside", inside);
+        // The run's own verdict first, the envelope beside it: inside the envelope never makes a FAIL a PASS.
+        String verdict = Json.string(run, "verdict");
+        o.addProperty("verdict", verdict);
+        o.addProperty("reading", reading(verdict, inside));
         return o;
+    }
+
+    /** "PASS; inside the envelope", "FAIL; inside the envelope", ...: the verdict first, never replaced. */
+    static String reading(String verdict, boolean inside) {
+        return (verdict == null ? "no verdict" : verdict) + "; " + (inside ? "inside" : "outside") + " the envelope";
     }
 
     private static JsonObject cell(String name, JsonObject a, JsonObject b, JsonObject tolerance) {
@@ -296,6 +377,7 @@ final class Compare {
                 }
             }
             env.addProperty("inside", outside.isEmpty());
+            env.addProperty("reading", reading(a == null ? null : Json.string(a, "verdict"), outside.isEmpty()));
             env.add("tolerance", tolerance);
             env.add("outside", outside);
             c.add("envelope", env);

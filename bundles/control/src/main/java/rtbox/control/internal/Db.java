@@ -43,7 +43,8 @@ final class Db implements AutoCloseable {
      * db/migration/h2 and db/migration/postgresql when the two databases need their own
      * (V2: PostgreSQL partitions message by site and month, H2 has the columns only).
      */
-    static final List<String> MIGRATIONS = List.of("V1__control_room.sql", "V2__site.sql", "V3__record_signature.sql");
+    static final List<String> MIGRATIONS = List.of("V1__control_room.sql", "V2__site.sql", "V3__record_signature.sql",
+            "V4__reference_override.sql");
 
     private final HikariDataSource pool;
     final boolean postgres;

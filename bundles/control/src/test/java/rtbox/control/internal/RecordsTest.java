@@ -230,4 +230,39 @@ class RecordsTest extends BothDatabases {
         BadRequest e = assertThrows(BadRequest.class, () -> Compare.tolerance(Json.parse("{\"max_pct\":-1}")));
         assertTrue(e.getMessage().contains("tolerance.max_pct"), e.getMessage());
     }
+
+    @ParameterizedTest
+    @MethodSource("databases")
+    void aFailNeverBecomesAReferenceUnaskedNorAPassInsideTheEnvelope(String kind) throws Exception {
+        Db db = db(kind);
+        Compare compare = new Compare(db, new Queries(db));
+        run(db, "failed", "FAIL", true, 60, 100);
+        run(db, "again", "FAIL", true, 60, 110);
+        JsonObject req = Json.parse("{\"appliance\":\"a1\",\"run\":\"failed\"}");
+        BadRequest e = assertThrows(BadRequest.class, () -> compare.setReference("admin", req));
+        assertEquals(409, e.status);
+        assertTrue(e.getMessage().contains("only from a complete PASS run") && e.getMessage().contains("verdict is FAIL"),
+                e.getMessage());
+        req.addProperty("override_reason", "first unit of the line; no PASS yet, tracking drift only");
+        JsonObject refs = compare.setReference("admin", req);
+        assertEquals("first unit of the line; no PASS yet, tracking drift only", refs.getAsJsonArray("references").get(0)
+                .getAsJsonObject().get("override_reason").getAsString());
+        // A FAIL run inside the envelope of that reference: FAIL first, the envelope beside it, never PASS.
+        JsonObject c = compare.compare("a1/again", null, "golden");
+        assertTrue(c.get("inside").getAsBoolean(), c.toString());
+        assertEquals("FAIL; inside the envelope", c.get("reading").getAsString());
+        for (var cell : c.getAsJsonArray("cells")) {
+            assertEquals("FAIL; inside the envelope", cell.getAsJsonObject().getAsJsonObject("envelope").get("reading")
+                    .getAsString());
+        }
+        // The admin widens a band: audited with the old and the new.
+        long id = refs.getAsJsonArray("references").get(0).getAsJsonObject().get("id").getAsLong();
+        assertEquals(5.0, compare.setTolerance("admin", id, Json.parse("{\"tolerance\":{\"max_pct\":5}}"))
+                .get("max_pct").getAsDouble());
+        try (Connection conn = db.connection()) {
+            assertEquals(1, Sql.count(conn, "SELECT COUNT(*) FROM audit WHERE action = 'reference-refused'"));
+            assertEquals(2, Sql.count(conn, "SELECT COUNT(*) FROM audit WHERE action = 'reference-override'"));
+            assertEquals(1, Sql.count(conn, "SELECT COUNT(*) FROM audit WHERE action = 'reference-tolerance'"));
+        }
+    }
 }
