@@ -31,13 +31,39 @@ final class Await {
      * so it can show the state it waited on) when it did not within {@code timeoutMs}.
      */
     static void until(long timeoutMs, Description what, Condition condition) throws InterruptedException {
+        Exception last = poll(timeoutMs, condition);
+        if (last == HELD) {
+            return;
+        }
+        String described;
+        try {
+            described = what.get();
+        } catch (Exception e) {
+            described = "(" + e + ")";
+        }
+        AssertionError failure = new AssertionError("not within " + timeoutMs + " ms: " + described);
+        if (last != null) {
+            failure.initCause(last);
+        }
+        throw failure;
+    }
+
+    /** Whether {@code condition} came to hold within {@code timeoutMs}: for a test that asserts on it itself. */
+    static boolean within(long timeoutMs, Condition condition) throws InterruptedException {
+        return poll(timeoutMs, condition) == HELD;
+    }
+
+    private static final Exception HELD = new Exception("held");
+
+    /** Polls (5 ms, doubling to 200 ms) until the condition holds (HELD) or the deadline: then its last failure or null. */
+    private static Exception poll(long timeoutMs, Condition condition) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         long pauseMs = 5;
         Exception last = null;
         while (true) {
             try {
                 if (condition.holds()) {
-                    return;
+                    return HELD;
                 }
             } catch (InterruptedException e) {
                 throw e;
@@ -45,17 +71,7 @@ final class Await {
                 last = e;
             }
             if (System.nanoTime() - end > 0) {
-                String described;
-                try {
-                    described = what.get();
-                } catch (Exception e) {
-                    described = "(" + e + ")";
-                }
-                AssertionError failure = new AssertionError("not within " + timeoutMs + " ms: " + described);
-                if (last != null) {
-                    failure.initCause(last);
-                }
-                throw failure;
+                return last;
             }
             Thread.sleep(pauseMs);
             pauseMs = Math.min(pauseMs * 2, 200);

@@ -86,15 +86,8 @@ class ControlSharedIngestIT {
         }
 
         int expected = appliances * each;
-        String count = "";
-        long end = System.currentTimeMillis() + 90_000;
-        while (System.currentTimeMillis() < end) {
-            count = pg.sql("rtbox", "SELECT count(*) FROM message WHERE type = 'result'");
-            if (count.equals(Integer.toString(expected))) {
-                break;
-            }
-            Thread.sleep(500);
-        }
+        String count = await(pg, "SELECT count(*) FROM message WHERE type = 'result'", Integer.toString(expected),
+                90_000);
         // (appliance, run_id, seq) is the table's primary key: a repeat cannot be a second row.
         assertEquals(Integer.toString(expected), count, "every result stored, in one PostgreSQL");
 
@@ -186,14 +179,9 @@ class ControlSharedIngestIT {
 
     /** {@code query}'s answer once it is {@code want}, or the last one after {@code ms}. */
     private static String await(Postgres pg, String query, String want, long ms) throws Exception {
-        String got = "";
-        for (long end = System.currentTimeMillis() + ms; System.currentTimeMillis() < end; Thread.sleep(500)) {
-            got = pg.sql("rtbox", query);
-            if (got.equals(want)) {
-                break;
-            }
-        }
-        return got;
+        String[] got = {""};
+        Await.within(ms, () -> (got[0] = pg.sql("rtbox", query)).equals(want));
+        return got[0];
     }
 
     private static void publishResult(MqttClient sim, String appliance, String run, boolean twice) throws Exception {

@@ -169,19 +169,20 @@ class JobIT {
     /** The broker's port, from the job's "broker on tcp://127.0.0.1:PORT" line. */
     static int awaitPort(Rtbox r, long timeoutMs) throws InterruptedException {
         Pattern line = Pattern.compile("broker on tcp://127\\.0\\.0\\.1:(\\d+)");
-        long end = System.currentTimeMillis() + timeoutMs;
-        while (System.currentTimeMillis() < end) {
+        int[] port = {-1};
+        Await.until(timeoutMs, () -> "the job did not say where its broker is: " + r.err, () -> {
             synchronized (r.err) {
                 for (String l : r.err) {
                     Matcher m = line.matcher(l);
                     if (m.find()) {
-                        return Integer.parseInt(m.group(1));
+                        port[0] = Integer.parseInt(m.group(1));
+                        return true;
                     }
                 }
             }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("the job did not say where its broker is: " + r.err);
+            return false;
+        });
+        return port[0];
     }
 
     /** A connect as MQTT 3.1.1 only (Paho would retry as 3.1 and show that refusal instead): CONNACK 4 or 5. */

@@ -40,14 +40,7 @@ class KernelTraceIT {
     }
 
     private static boolean awaitInstance(long pid, long millis) throws InterruptedException {
-        long end = System.currentTimeMillis() + millis;
-        while (System.currentTimeMillis() < end) {
-            if (Files.isDirectory(instance(pid))) {
-                return true;
-            }
-            Thread.sleep(50);
-        }
-        return false;
+        return Await.within(millis, () -> Files.isDirectory(instance(pid)));
     }
 
     @Test
