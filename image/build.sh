@@ -210,7 +210,9 @@ else
   KPKG="$(apt-cache depends linux-image-686 | awk '/Depends: linux-image-[0-9]/{print $2; exit}')"
 fi
 [ -n "$KPKG" ] || die "cannot resolve linux-image-686 to a kernel package"
-PKGS=(busybox-static "$KPKG" openjdk-17-jdk-headless libc6 libgcc-s1 libstdc++6 zlib1g)
+# rt-tests (and libnuma1, which its cyclictest links): Debian's cyclictest, which the boot test runs
+# beside rtbox's timer probe in the guest (issue 37); pinned and checked as every package.
+PKGS=(busybox-static "$KPKG" openjdk-17-jdk-headless libc6 libgcc-s1 libstdc++6 zlib1g rt-tests libnuma1)
 # Big packages (kernel, JDK) are unpacked once per version into the cache; small ones into STAGE.
 TREES="$CACHE/trees"
 mkdir -p "$TREES"
@@ -265,6 +267,9 @@ APPLETS="$(qemu-i386 "$ROOT/usr/bin/busybox" --list)" || die "cannot list busybo
 for a in $APPLETS; do
   [ "$a" = busybox ] || ln -sf busybox "$ROOT/usr/bin/$a"
 done
+
+# cyclictest alone of rt-tests (its other tools and their python3 are not needed)
+install -m 0755 "$STAGE/usr/bin/cyclictest" "$ROOT/usr/bin/cyclictest"
 
 # trimmed Java runtime
 MODULES="java.base,java.logging,java.management,java.naming,java.xml,jdk.unsupported"
@@ -373,7 +378,7 @@ while IFS= read -r -d '' f; do
   if [ "$(head -c4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ]; then
     for n in $(readelf -d "$f" 2>/dev/null | awk '/NEEDED/{gsub(/[][]/,"",$5); print $5}'); do queue+=("$n"); done
   fi
-done < <(find "$ROOT/opt/rtbox/jre" -type f -print0)
+done < <(find "$ROOT/opt/rtbox/jre" "$ROOT/usr/bin/cyclictest" -type f -print0)
 while [ "${#queue[@]}" -gt 0 ]; do
   n="${queue[0]}"; queue=("${queue[@]:1}")
   [ -n "${seen[$n]:-}" ] && continue
@@ -388,7 +393,7 @@ mv "$ROOT/usr/lib/i386-linux-gnu/ld-linux.so.2" "$ROOT/usr/lib/ld-linux.so.2"
 echo "/usr/lib/i386-linux-gnu" > "$ROOT/etc/ld.so.conf"   # informative; glibc searches it by default
 
 # licences of what we ship
-for p in busybox-static libc6 libgcc-s1 libstdc++6 zlib1g "$KPKG"; do
+for p in busybox-static libc6 libgcc-s1 libstdc++6 zlib1g rt-tests libnuma1 "$KPKG"; do
   src="$STAGE/usr/share/doc/$p/copyright"; [ -f "$src" ] || src="$KTREE/usr/share/doc/$p/copyright"
   [ -f "$src" ] && install -D -m 0644 "$src" "$ROOT/usr/share/doc/$p/copyright"
 done
