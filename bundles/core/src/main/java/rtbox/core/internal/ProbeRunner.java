@@ -274,8 +274,8 @@ public class ProbeRunner implements Runner {
                     hiccups.add(new JvmStall(h.offsetNs() + monitorStart - start, h.durationNs(), h.kind(), h.detail()));
                 }
             } else {
-                notes.add("the hiccup monitor shared the probe's CPUs: stalls it saw are not evidence of a "
-                + "machine-wide stall");
+                notes.add("the hiccup monitor's thread did not run: the probe has every CPU, and its 1 ms wake-ups "
+                        + "would have been on the probe's CPUs; JVM pauses come from the safepoint log and GC notifications");
             }
             notes.addAll(monitor.notes());
             notes.addAll(traceNotes);
