@@ -166,7 +166,7 @@ class MqttHardeningIT extends MqttFixture {
     }
 
     /** An outbox file of the current format: magic RTB2, CRC-32 of the rest, topic length, topic, payload. */
-    private static byte[] checksummed(String topic, String payload) {
+    static byte[] checksummed(String topic, String payload) {
         byte[] rest = message(topic, payload);
         java.util.zip.CRC32 crc = new java.util.zip.CRC32();
         crc.update(rest);

@@ -184,46 +184,16 @@ final class BundleCommands {
     /**
      * Whether {@code b} is on the appliance's lifeline, computed from the wiring: what this
      * bundle and the bundle running the process's command (the launcher's {@code main.thread}
-     * service: rtbox serve) need, through their mandatory wires, transitively. An optional
-     * import of this bundle (rtbox.plan for the plan verbs) is not a lifeline by itself: a refresh
-     * only restarts it. Every wire of the serving command's bundle is, optional or not:
-     * refreshing that bundle ends the command, and with it the process.
+     * service: rtbox serve) need, through every wire, optional ones included, transitively,
+     * and the bundles whose framework services (not rtbox's own) those two use, with what
+     * they need in turn. An optional wire counts: removing its provider refreshes the
+     * bundle that holds it, and a refreshed SCR (its optional import of the Log Service)
+     * stopped every component, the serving command with them: the process ended without a
+     * line (issue 31: org.osgi.service.log, org.apache.felix.metatype). rtbox's own services
+     * (a workload, a probe) are not followed: they come and go by design.
      */
     private boolean providesToUs(Bundle b) {
-        java.util.Set<Bundle> needed = new java.util.HashSet<>();
-        java.util.ArrayDeque<Bundle> todo = new java.util.ArrayDeque<>();
-        java.util.Set<Bundle> serving = new java.util.HashSet<>();
-        todo.add(context.getBundle());
-        try {
-            org.osgi.framework.ServiceReference<?>[] main = context.getServiceReferences((String) null,
-                    "(main.thread=true)");
-            if (main != null) {
-                for (org.osgi.framework.ServiceReference<?> r : main) {
-                    todo.add(r.getBundle());
-                    serving.add(r.getBundle());
-                }
-            }
-        } catch (org.osgi.framework.InvalidSyntaxException e) {
-            throw new IllegalStateException(e);
-        }
-        while (!todo.isEmpty()) {
-            Bundle next = todo.poll();
-            if (next == null || !needed.add(next)) {
-                continue;
-            }
-            BundleWiring w = next.adapt(BundleWiring.class);
-            if (w == null) {
-                continue;
-            }
-            for (BundleWire wire : w.getRequiredWires(null)) {
-                boolean optional = org.osgi.resource.Namespace.RESOLUTION_OPTIONAL.equals(wire.getRequirement()
-                        .getDirectives().get(org.osgi.resource.Namespace.REQUIREMENT_RESOLUTION_DIRECTIVE));
-                if (!optional || serving.contains(next)) {
-                    todo.add(wire.getProvider().getBundle());
-                }
-            }
-        }
-        return needed.contains(b);
+        return Lifeline.of(context).contains(b);
     }
 
     /** Downloads or decodes the bundle and checks its SHA-256; null with lastError set on any problem. */

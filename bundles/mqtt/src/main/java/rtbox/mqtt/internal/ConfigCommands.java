@@ -6,11 +6,14 @@ import java.util.Enumeration;
 import java.util.Hashtable;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 
+import org.osgi.framework.BundleContext;
 import org.osgi.framework.InvalidSyntaxException;
 import org.osgi.service.cm.Configuration;
 import org.osgi.service.cm.ConfigurationAdmin;
+import org.osgi.service.metatype.MetaTypeService;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
@@ -22,14 +25,48 @@ import rtbox.api.RtboxException;
 /**
  * get-config and set-config: a component's configuration by PID. Values whose key
  * names a password or secret are never sent back. A set merges the given keys into
- * the configuration Config Admin holds (it is not written back into etc/).
+ * the configuration Config Admin holds (it is not written back into etc/). Only rtbox's
+ * own described PIDs and properties ({@link ConfigAllowList}); the appliance's identity
+ * ({@link #IDENTITY}) is set on the appliance only.
  */
 final class ConfigCommands {
-    private final Supplier<ConfigurationAdmin> admin;
+    /**
+     * rtbox.mqtt's keys that make the appliance another client at the broker. Set remotely,
+     * the trial connected (mosquitto takes a client whose id its ACL does not grant, and
+     * silently drops what it publishes), nothing rolled back, and the appliance was out of
+     * reach for good (issue 31: {@code "appliance":"rel9"}).
+     */
+    static final Set<String> IDENTITY = Set.of("appliance", "username", "tlsKeyStore");
 
-    ConfigCommands(Supplier<ConfigurationAdmin> admin) {
+    private final Supplier<ConfigurationAdmin> admin;
+    private final Supplier<MetaTypeService> metatype;
+    private final Supplier<BundleContext> context;
+
+    ConfigCommands(Supplier<ConfigurationAdmin> admin, Supplier<MetaTypeService> metatype,
+            Supplier<BundleContext> context) {
         this.admin = admin;
+        this.metatype = metatype;
+        this.context = context;
     }
+
+    /** The properties {@code pid} may hold, or null with {@link #lastError} set when it is not rtbox's. */
+    private Set<String> allowed(String pid) {
+        MetaTypeService mts = metatype.get();
+        BundleContext ctx = context.get();
+        if (mts == null || ctx == null) {
+            lastError = Reply.failed("the metatype service is not running on this appliance: without it the"
+                    + " appliance cannot tell which configurations are its own, so none is read or set");
+            return null;
+        }
+        Set<String> keys = ConfigAllowList.properties(ctx, mts, pid);
+        if (keys == null) {
+            lastError = Reply.notFound("pid '" + Dispatcher.cut(pid, 80) + "' is not one of rtbox's configurations: "
+                    + String.join(", ", ConfigAllowList.pids(ctx, mts)));
+        }
+        return keys;
+    }
+
+    private Reply lastError;
 
     Reply get(JsonObject c) throws RtboxException {
         ConfigurationAdmin ca = admin.get();
@@ -39,6 +76,9 @@ final class ConfigCommands {
         String pid = pid(c);
         if (pid == null) {
             return Reply.bad("pid is missing: give the configuration's PID, e.g. \"pid\": \"rtbox.mqtt\"");
+        }
+        if (allowed(pid) == null) {
+            return lastError;
         }
         Configuration cfg = existing(ca, pid);
         if (cfg == null) {
@@ -73,6 +113,27 @@ final class ConfigCommands {
         if (props.size() == 0) {
             return Reply.bad("properties is missing or empty: give the keys to set, e.g. {\"keepAliveSeconds\": 20}");
         }
+        for (Map.Entry<String, JsonElement> e : props.entrySet()) {
+            String k = e.getKey();
+            if (k.startsWith("service.") || k.startsWith("felix.") || k.startsWith("component.")) {
+                return Reply.bad("property " + Dispatcher.cut(k, 80) + " belongs to the framework and cannot be set");
+            }
+            value(k, e.getValue());
+        }
+        Set<String> allowed = allowed(pid);
+        if (allowed == null) {
+            return lastError;
+        }
+        for (String k : props.keySet()) {
+            if (ConfigVerbs.MQTT.equals(pid) && IDENTITY.contains(k)) {
+                return Reply.bad("property " + k + " of " + pid + " is the appliance's identity at the broker: it is"
+                        + " set on the appliance only (etc/" + pid + ".cfg), never over MQTT, which it would cut off");
+            }
+            if (!allowed.contains(k)) {
+                return Reply.bad("property " + Dispatcher.cut(k, 80) + " is not one of " + pid + "'s: "
+                        + String.join(", ", allowed));
+            }
+        }
         try {
             Configuration cfg = existing(ca, pid);
             if (cfg == null) {
@@ -82,9 +143,6 @@ final class ConfigCommands {
             Dictionary<String, Object> previous = cfg.getProperties();
             for (Map.Entry<String, JsonElement> e : props.entrySet()) {
                 String k = e.getKey();
-                if (k.startsWith("service.") || k.startsWith("felix.") || k.startsWith("component.")) {
-                    return Reply.bad("property " + k + " belongs to the framework and cannot be set");
-                }
                 Object v = value(k, e.getValue());
                 if (v == null) {
                     d.remove(k);
@@ -111,7 +169,8 @@ final class ConfigCommands {
             body.add("properties", json(d));
             return Reply.ok("configuration " + pid + " updated: " + String.join(", ", props.keySet()), body);
         } catch (IOException e) {
-            return Reply.failed("Config Admin could not store " + pid + ": " + e.getMessage());
+            Appliance.LOG.warn("Config Admin could not store {}: {}", pid, e.toString());
+            return Reply.failed("Config Admin could not store " + pid + " (the appliance's log says why)");
         }
     }
 

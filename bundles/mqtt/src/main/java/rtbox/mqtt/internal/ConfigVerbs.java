@@ -2,11 +2,14 @@ package rtbox.mqtt.internal;
 
 import java.util.Set;
 
+import org.osgi.framework.BundleContext;
 import org.osgi.service.cm.ConfigurationAdmin;
+import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.metatype.MetaTypeService;
 
 import com.google.gson.JsonObject;
 
@@ -23,7 +26,18 @@ public class ConfigVerbs implements Verbs {
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     volatile ConfigurationAdmin configAdmin;
 
-    private final ConfigCommands commands = new ConfigCommands(() -> configAdmin);
+    /** Which configurations are rtbox's own (ConfigAllowList): without it none is read or set. */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    volatile MetaTypeService metatype;
+
+    private volatile BundleContext context;
+
+    private final ConfigCommands commands = new ConfigCommands(() -> configAdmin, () -> metatype, () -> context);
+
+    @Activate
+    void activate(BundleContext context) {
+        this.context = context;
+    }
 
     @Override
     public Set<String> verbs() {

@@ -174,7 +174,9 @@ final class Link {
             connected = true;
             backoffMs = 500;
             Appliance.LOG.info("connected to {} as {}", client.getCurrentServerURI(), appliance);
-            publishStatus();
+            // Acknowledged before a set-config on trial is judged kept: connected is not yet answering.
+            client.publish(Topics.status(appliance), status.apply(Status.ONLINE), QOS, true)
+                    .waitForCompletion(config.connectTimeoutSeconds() * 1000L + 2000);
             Runnable r = onConnected;
             if (r != null) {
                 r.run();
@@ -259,9 +261,52 @@ final class Link {
         return user == null || user.isBlank() ? appliance : user.trim();
     }
 
+    /**
+     * After a connection loss: the client is made again with the messages Paho keeps to publish
+     * again removed from its store. Paho would publish them first at the reconnect, before the
+     * outbox drains, and a message the broker refuses (it drops the connection at it) would cut
+     * every connection from then on, never reaching the outbox's count of refusals. Nothing is
+     * lost: the outbox holds every message until its acknowledgement, and the status is
+     * published at each connection.
+     */
+    private void forgetPahoSends() {
+        try {
+            client.close(true);
+        } catch (MqttException | RuntimeException ignored) {
+            // closed enough
+        }
+        MqttDefaultFilePersistence store = new MqttDefaultFilePersistence(persistenceDir);
+        try {
+            store.open(clientId(), clientUri);
+            for (java.util.Enumeration<String> keys = store.keys(); keys.hasMoreElements();) {
+                String k = keys.nextElement();
+                if (k.startsWith("s-") || k.startsWith("sc-")) {
+                    store.remove(k);
+                }
+            }
+        } catch (org.eclipse.paho.client.mqttv3.MqttPersistenceException e) {
+            Appliance.LOG.warn("cannot empty Paho's store of messages to publish again: {}", e.toString());
+        } finally {
+            try {
+                store.close();
+            } catch (org.eclipse.paho.client.mqttv3.MqttPersistenceException ignored) {
+                // nothing held
+            }
+        }
+        try {
+            client = newClient();
+        } catch (MqttException e) {
+            Appliance.LOG.warn("cannot create the MQTT client again: " + Connection.describe(e));
+        }
+    }
+
+    /** The URI the current client was made with: Paho's store is kept per client id and URI. */
+    private String clientUri;
+
     /** A client of our own: its callbacks are tagged with it, so a replaced client's late callback is ignored. */
     private MqttAsyncClient newClient() throws MqttException {
-        MqttAsyncClient c = new MqttAsyncClient(options.getServerURIs()[0], clientId(),
+        clientUri = options.getServerURIs()[0];
+        MqttAsyncClient c = new MqttAsyncClient(clientUri, clientId(),
                 new MqttDefaultFilePersistence(persistenceDir));
         c.setCallback(new MqttCallbackExtended() {
             @Override
@@ -286,6 +331,7 @@ final class Link {
                                     again == 0 ? "" : "; the " + again + " messages acknowledged in the last "
                                             + Outbox.KEEP_DELIVERED_MS / 1000 + " s go again, in case the broker"
                                             + " died before it saved them");
+                            forgetPahoSends();
                             connect();
                         }
                     });
@@ -340,21 +386,64 @@ final class Link {
             if (e == null) {
                 return;
             }
+            long t0 = System.nanoTime();
             try {
                 client.publish(e.topic(), e.payload(), QOS, false).waitForCompletion(30_000);
             } catch (MqttException ex) {
                 // Lost connection: connectionLost reconnects and drains again. A timeout: try again soon.
                 if (client.isConnected()) {
                     io.schedule(this::drain, 1, TimeUnit.SECONDS);
+                } else if (ex.getReasonCode() == MqttException.REASON_CODE_CONNECTION_LOST) {
+                    // Sent, and the connection dropped under it (not a client already cut off: 32104,
+                    // nor a silent network: 32000).
+                    refusedAtPublish(e, System.nanoTime() - t0);
                 }
                 return;
             }
+            refusals = 0;
             try {
                 outbox.delivered(e.id());
             } catch (IOException ex) {
                 Appliance.LOG.warn("outbox: cannot remove a delivered message: {}", ex.getMessage());
                 return;
             }
+        }
+    }
+
+    /** The connection dropped this many times in a row at once at the publish of {@link #refusedId}. */
+    private int refusals;
+    private long refusedId = -1;
+    /** Drops in a row at one message's publish that make it refused, not bad luck. */
+    static final int REFUSALS = 3;
+    /** A drop this soon after the publish is the broker's answer to it (a network fault takes the keep-alive). */
+    static final long REFUSAL_NS = 5_000_000_000L;
+
+    /**
+     * The connection dropped while {@code e} was being published. A broker that refuses a
+     * message drops the connection at once, at every try: after {@link #REFUSALS} such drops in
+     * a row the message goes to the dead-letter folder, and what is queued behind it is sent
+     * (before, it was tried about three times a second for good, and nothing behind it went
+     * out). Paho does not publish it again by itself: its store is emptied at each loss
+     * ({@link #forgetPahoSends}).
+     */
+    private void refusedAtPublish(Outbox.Entry e, long elapsedNs) {
+        if (elapsedNs > REFUSAL_NS) {
+            refusals = 0;
+            return;
+        }
+        refusals = e.id() == refusedId ? refusals + 1 : 1;
+        refusedId = e.id();
+        if (refusals < REFUSALS) {
+            return;
+        }
+        refusals = 0;
+        try {
+            outbox.deadLetter(e.id(), "(topic " + Dispatcher.cut(e.topic(), 100) + ", " + e.payload().length
+                    + " bytes): the broker dropped the connection at its publish " + REFUSALS + " times in a row");
+            statusChanged();
+        } catch (IOException ex) {
+            Appliance.LOG.warn("outbox: cannot move a message the broker refuses to the dead-letter folder: {}",
+                    ex.toString());
         }
     }
 

@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 
 import rtbox.os.DurableFile;
@@ -70,6 +71,10 @@ final class Outbox {
     private int setAside;
     /** Files set aside before this start (*.bad found in the folder), waiting for a person. */
     private int setAsideEarlier;
+    /** Messages in the dead-letter folder before this start. */
+    private int deadEarlier;
+    /** Larger than any message rtbox writes (the broker takes 4 MiB at most): a bigger file is not read into memory. */
+    static final long MAX_MESSAGE_BYTES = 64L * 1024 * 1024;
 
     /**
      * Opens the outbox and checks every queued message once (reads it back whole): damage is
@@ -81,30 +86,102 @@ final class Outbox {
         Files.createDirectories(dir);
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
             for (Path f : files) {
-                String name = f.getFileName().toString();
-                if (name.endsWith(".bad")) {
-                    setAsideEarlier++;
-                } else if (name.endsWith(".tmp")) {
-                    Files.delete(f); // a write that a crash cut short: it was never queued
-                } else if (name.endsWith(SENT)) {
-                    Files.delete(f); // acknowledged, kept in case the broker died: this process did
-                } else if (name.endsWith(SUFFIX)) {
-                    String number = name.substring(0, name.length() - SUFFIX.length());
-                    if (!number.matches("\\d{1,18}")) {
-                        setAside(f, "its name is not a message number");
-                        continue;
-                    }
-                    long id = Long.parseLong(number);
-                    long size = Files.size(f);
-                    sizes.put(id, size);
-                    bytes += size;
+                try {
+                    open(f);
+                } catch (IOException e) {
+                    // One entry that cannot be looked at (EIO) must not stop MQTT from starting.
+                    setAsideQuietly(f, "cannot be read (" + e.getClass().getSimpleName() + ")");
                 }
+            }
+        }
+        Path dead = deadLetters();
+        if (Files.isDirectory(dead)) {
+            try (java.util.stream.Stream<Path> s = Files.list(dead)) {
+                deadEarlier = (int) s.count();
             }
         }
         next = sizes.isEmpty() ? 1 : sizes.lastKey() + 1;
         for (long id : new ArrayList<>(sizes.keySet())) {
             readOrSetAside(id);
         }
+    }
+
+    /** One entry of the folder at start: a message counted, a leftover removed, a foreign entry set aside. */
+    private void open(Path f) throws IOException {
+        String name = f.getFileName().toString();
+        if (name.endsWith(".bad")) {
+            setAsideEarlier++;
+        } else if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
+            // A directory, a FIFO (reading it hung the start), a symbolic link (to /dev/zero: an
+            // OutOfMemoryError): no message of ours; set aside, never opened.
+            if (name.endsWith(SUFFIX) || name.endsWith(".tmp") || name.endsWith(SENT)) {
+                setAside(f, "is " + kind(f) + ", not a message file");
+            }
+        } else if (name.endsWith(".tmp")) {
+            Files.delete(f); // a write that a crash cut short: it was never queued
+        } else if (name.endsWith(SENT)) {
+            Files.delete(f); // acknowledged, kept in case the broker died: this process did
+        } else if (name.endsWith(SUFFIX)) {
+            String number = name.substring(0, name.length() - SUFFIX.length());
+            if (!number.matches("\\d{1,18}")) {
+                setAside(f, "its name is not a message number");
+                return;
+            }
+            long id = Long.parseLong(number);
+            long size = Files.size(f);
+            sizes.put(id, size);
+            bytes += size;
+        }
+    }
+
+    /** What a folder entry that is no regular file is, in words. */
+    static String kind(Path f) {
+        if (Files.isSymbolicLink(f)) {
+            return "a symbolic link";
+        }
+        if (Files.isDirectory(f, LinkOption.NOFOLLOW_LINKS)) {
+            return "a directory";
+        }
+        return Files.exists(f, LinkOption.NOFOLLOW_LINKS) ? "a special file (a FIFO, a socket or a device)"
+                : "gone";
+    }
+
+    private void setAsideQuietly(Path f, String why) {
+        try {
+            setAside(f, why);
+        } catch (IOException e) {
+            Appliance.LOG.warn("outbox: {} {} and cannot be set aside ({}): skipped", f, why, e.toString());
+            noteSetAside(f.getFileName() + " " + why + ", could not be renamed");
+        }
+    }
+
+    /** Where messages the broker refused go ({@link #deadLetter}), beside the outbox. */
+    Path deadLetters() {
+        return dir.resolveSibling("dead-letter");
+    }
+
+    /**
+     * The broker refused the message (it dropped the connection at its publish, again and
+     * again: a packet over its max_packet_size, or a topic its ACL denies on a broker that
+     * disconnects for it): moved to {@link #deadLetters()} for a person to look at, so that
+     * what is queued behind it goes. Named in the status's {@code damaged}.
+     */
+    synchronized void deadLetter(long id, String why) throws IOException {
+        leave(id);
+        Long size = sizes.remove(id);
+        if (size == null) {
+            return;
+        }
+        bytes -= size;
+        Path dead = deadLetters();
+        Files.createDirectories(dead);
+        Files.move(dir.resolve(name(id)), dead.resolve(name(id)), StandardCopyOption.REPLACE_EXISTING);
+        DurableFile.syncFolder(dead);
+        Appliance.LOG.warn("outbox: {} {}: moved to {}; the other messages go on", name(id), why, dead);
+        if (notes.size() < NOTES) {
+            notes.add("outbox: " + name(id) + " " + why + "; moved to the dead-letter folder " + dead);
+        }
+        setAside++;
     }
 
     /**
@@ -116,6 +193,10 @@ final class Outbox {
         List<String> d = new ArrayList<>(notes);
         if (setAside > notes.size()) {
             d.add("outbox: " + (setAside - notes.size()) + " more files set aside as *.bad");
+        }
+        if (deadEarlier > 0) {
+            d.add("outbox: " + deadEarlier + " messages the broker refused before this start wait in the dead-letter"
+                    + " folder " + deadLetters() + ", for a person to look at");
         }
         if (setAsideEarlier > 0) {
             d.add("outbox: " + setAsideEarlier + " files set aside before this start wait in " + dir
@@ -190,17 +271,28 @@ final class Outbox {
         Path f = dir.resolve(name(id));
         String damage;
         try {
+            if (!Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
+                throw new Damaged(Files.exists(f, LinkOption.NOFOLLOW_LINKS) ? "is " + kind(f)
+                        + ", not a message file" : "it is gone");
+            }
+            long size = Files.size(f);
+            if (size > MAX_MESSAGE_BYTES) {
+                throw new Damaged("is " + size + " bytes long, more than any message (" + MAX_MESSAGE_BYTES + ")");
+            }
             return read(id, Files.readAllBytes(f));
         } catch (java.nio.file.NoSuchFileException e) {
             damage = "it is gone";
         } catch (Damaged e) {
             damage = e.getMessage();
+        } catch (IOException e) {
+            // EIO on one file: that file is set aside, the rest goes.
+            damage = "cannot be read (" + e.getClass().getSimpleName() + ")";
         }
         leave(id);
         Long size = sizes.remove(id);
         bytes -= size == null ? 0 : size;
-        if (Files.exists(f)) {
-            setAside(f, damage);
+        if (Files.exists(f, LinkOption.NOFOLLOW_LINKS)) {
+            setAsideQuietly(f, damage);
         } else {
             Appliance.LOG.warn("outbox: {} {}: skipped", f, damage);
         }
