@@ -19,7 +19,11 @@ import rtbox.mqtt.protocol.Status;
 import rtbox.mqtt.protocol.Topics;
 
 /**
- * The appliance's line to the broker: one connection (its own reconnect, not Paho's,
+ * Over 400 lines: the connection's whole life (connect, subscribe, status, drain, the loss and
+ * what a loss means for Paho's store and for a message the broker keeps refusing) shares the
+ * one client and the io thread's state; split apart, each part would reach into the others'.
+ *
+ * <p>The appliance's line to the broker: one connection (its own reconnect, not Paho's,
  * whose timer and lock are static), the retained status with a matching last will, the
  * subscription to its command tree, and the durable {@link Outbox} drained oldest first,
  * one acknowledged message at a time.
@@ -296,7 +300,7 @@ final class Link {
         try {
             client = newClient();
         } catch (MqttException e) {
-            Appliance.LOG.warn("cannot create the MQTT client again: " + Connection.describe(e));
+            Appliance.LOG.warn("cannot create the MQTT client again: {}", Connection.describe(e));
         }
     }
 

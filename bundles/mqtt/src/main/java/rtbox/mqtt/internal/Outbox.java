@@ -17,7 +17,11 @@ import java.util.Locale;
 import java.util.TreeMap;
 
 /**
- * Messages waiting to be published, on disk, in order. Each message is one file,
+ * Over 400 lines: every way a queued file can be (whole, damaged, foreign, no file at all,
+ * acknowledged and kept, refused by the broker) is decided in one place, under one lock, so
+ * that the queue's order and byte count stay exact.
+ *
+ * <p>Messages waiting to be published, on disk, in order. Each message is one file,
  * named by a counter that only grows, written to a temporary name, forced to disk
  * and renamed, so a power loss leaves either the whole message or none of it. A
  * message is removed only after the broker acknowledged it (QoS 1), so a crash
