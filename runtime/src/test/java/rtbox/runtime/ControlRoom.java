@@ -39,7 +39,7 @@ final class ControlRoom implements AutoCloseable {
      */
     ControlRoom(String uri, String user, String password, boolean cleanSession, String... subscriptions)
             throws MqttException {
-        client = new MqttClient(uri, "test-" + user + (cleanSession ? "-" + UUID.randomUUID() : ""),
+        client = new MqttClient(uri, "rtbox-test-" + user + (cleanSession ? "-" + UUID.randomUUID() : ""),
                 new MemoryPersistence());
         this.subscriptions = subscriptions.clone();
         client.setCallback(new MqttCallbackExtended() {

@@ -108,7 +108,7 @@ class FleetBadInputIT {
         }
         // A result as line00, and line00's client id taken (the listener makes it spoof1's own).
         spoofer.sendRaw("rtbox/v1/up/line00/runs/spoofed/result", resultOf("line00", "spoofed"));
-        thief = new MqttClient(broker.uri(), "line00", new MemoryPersistence());
+        thief = new MqttClient(broker.uri(), "rtbox-line00", new MemoryPersistence());
         MqttConnectOptions o = new MqttConnectOptions();
         o.setMqttVersion(MqttConnectOptions.MQTT_VERSION_3_1_1);
         o.setUserName(spoof);

@@ -18,10 +18,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 17 case 6, against a mosquitto started from the shipped site configuration
- * (docs/mosquitto.conf, docs/mosquitto.acl): a second appliance's user connecting with
- * appliance rel1's client id kicked rel1 off again and again under the documented ACL, and
- * 3 of 10 commands to rel1 were lost. Now no user can take rel1's session.
+ * Issue 17 case 6 and issue 31 case 4, against a mosquitto started from the shipped site
+ * configuration (docs/mosquitto.conf, docs/mosquitto.acl): a second appliance's user connecting
+ * with appliance rel1's client id kicked rel1 off again and again (issue 17, the appliance
+ * listener), and so did any control-room user on the control listener (issue 31: 10 of 10
+ * kicks, 10 false offline statuses, 2 of 10 commands lost). Now no user of either listener
+ * can take rel1's session.
  */
 class MqttIdentityIT {
     @TempDir
@@ -34,7 +36,7 @@ class MqttIdentityIT {
     final List<MqttClient> thieves = new ArrayList<>();
 
     @Test
-    void anotherUserCannotTakeOverAnAppliancesSession() throws Exception {
+    void noUserOfEitherListenerCanTakeOverAnAppliancesSession() throws Exception {
         long t0 = System.nanoTime();
         broker = Mosquitto.site(brokerDir, "rel1", "rel2");
         control = new ControlRoom(broker.controlUri(), Mosquitto.CONTROL, Mosquitto.PASSWORD, "rtbox/v1/up/#");
@@ -44,12 +46,23 @@ class MqttIdentityIT {
         assertNotNull(control.await(m -> m.topic().equals("rtbox/v1/up/rel1/status")
                 && m.json().get("state").getAsString().equals("online"), 30_000), "rel1 not online: " + rtbox.err);
 
+        // From each listener, as its user: rel1's effective client id ("rel1"), and the one it sends ("rtbox-rel1").
+        String[][] attempts = {{broker.uri(), "rel2"}, {broker.controlUri(), Mosquitto.CONTROL}};
         List<String> requests = new ArrayList<>();
-        for (int i = 0; i < 10; i++) {
-            // rel2's user, with rel1's client id as it was ("rtbox-rel1") and as it is now ("rel1").
-            thieves.add(connect(broker.uri(), i % 2 == 0 ? "rtbox-rel1" : "rel1", "rel2"));
+        int refused = 0, admitted = 0;
+        for (int i = 0; i < 20; i++) {
+            String[] from = attempts[i / 10];
+            String id = i % 2 == 0 ? "rtbox-rel1" : "rel1";
+            try {
+                thieves.add(connect(from[0], id, from[1]));
+                admitted++;
+            } catch (MqttException e) {
+                // The prefix rule (clientid_prefixes rtbox-) refuses "rel1" outright: not authorised.
+                assertEquals("rel1", id, from[1] + " refused with client id " + id + ": " + e);
+                refused++;
+            }
             requests.add(control.command("rel1", "status", ""));
-            Thread.sleep(200); // fixed: the thieves come one by one, as a misconfigured fleet's would
+            Thread.sleep(100);
         }
         int answered = 0;
         for (String id : requests) {
@@ -58,9 +71,11 @@ class MqttIdentityIT {
                 answered++;
             }
         }
-        assertEquals(10, answered, "commands to rel1 answered; broker log:\n" + broker.log());
-        System.out.printf("MqttIdentityIT: 10 of 10 commands to rel1 answered while rel2 connected 10 times with"
-                + " rel1's client ids, in %.1f s%n", (System.nanoTime() - t0) / 1e9);
+        assertEquals(20, answered, "commands to rel1 answered; broker log:\n" + broker.log());
+        System.out.printf("MqttIdentityIT: 20 of 20 commands to rel1 answered while rel2 (appliance listener) and"
+                + " control (control listener) tried rel1's client ids 10 times each: %d refused at connect, %d"
+                + " admitted under an id of their own, in %.1f s%n", refused, admitted, (System.nanoTime() - t0) / 1e9);
+        assertEquals(10, refused);
         assertTrue(control.all(m -> m.topic().equals("rtbox/v1/up/rel1/status")
                 && m.json().get("state").getAsString().equals("offline")).isEmpty(), "rel1 went offline");
         String log = broker.log();
@@ -68,10 +83,10 @@ class MqttIdentityIT {
         assertTrue(log.contains(" as rel1 (") && log.contains("u'rel1'"), "rel1's client id is its user name:\n" + log);
 
         // The control room's listener takes no appliance user.
-        MqttException refused = assertThrows(MqttException.class,
-                () -> thieves.add(connect(broker.controlUri(), "rel1", "rel1")));
-        assertTrue(refused.getReasonCode() == MqttException.REASON_CODE_FAILED_AUTHENTICATION
-                || refused.getReasonCode() == MqttException.REASON_CODE_NOT_AUTHORIZED, refused.toString());
+        MqttException notThere = assertThrows(MqttException.class,
+                () -> thieves.add(connect(broker.controlUri(), "rtbox-x", "rel1")));
+        assertTrue(notThere.getReasonCode() == MqttException.REASON_CODE_FAILED_AUTHENTICATION
+                || notThere.getReasonCode() == MqttException.REASON_CODE_NOT_AUTHORIZED, notThere.toString());
     }
 
     /**

@@ -58,7 +58,7 @@ class MqttTlsIT extends MqttFixture {
         awaitOnline();
         assertTrue(String.join("\n", rtbox.err).contains("connected to " + broker.tlsUri() + " as a1"), rtbox.err.toString());
         // The broker took the appliance's identity from its certificate (no password was sent).
-        assertTrue(broker.log().contains(" as a1 ") && broker.log().contains("u'a1'"), broker.log());
+        assertTrue(broker.log().contains(" as rtbox-a1 ") && broker.log().contains("u'a1'"), broker.log());
 
         ControlRoom.Received reply = control.reply(A, control.command(A, "plan", "\"plan\":"
                 + MqttPlanIT.plan("tls", "1s", "only")), 20_000);

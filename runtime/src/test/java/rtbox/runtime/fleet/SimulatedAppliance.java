@@ -177,7 +177,8 @@ public final class SimulatedAppliance {
         }
         try {
             if (client == null) {
-                client = new MqttAsyncClient(brokers[0], id, new MemoryPersistence());
+                // As the appliance's Link: the site broker admits only rtbox-* client ids.
+                client = new MqttAsyncClient(brokers[0], "rtbox-" + id, new MemoryPersistence());
                 client.setManualAcks(false);
                 client.setCallback(callback(client));
             }

@@ -34,13 +34,15 @@ final class Access implements IAuthenticator, IAuthorizatorPolicy {
     }
 
     /**
-     * An appliance connects with its user name as its client id, and with no other: a second
-     * user connecting with appliance a1's client id would take a1's session and cut it off
-     * (a takeover, issue 17 case 6), as the site broker's listener for appliances prevents
-     * with use_username_as_clientid (docs/mosquitto.conf). The control room picks its own.
+     * An appliance connects with {@code rtbox-} and its user name as its client id (what it
+     * sends; a site mosquitto replaces it by the user name), or the bare user name, and with no
+     * other: a second user connecting with appliance a1's client id would take a1's session and
+     * cut it off (a takeover, issue 17 case 6), as the site broker's listener for appliances
+     * prevents with use_username_as_clientid (docs/mosquitto.conf). The control room picks its
+     * own (this broker has one password for every user: it serves one machine, 127.0.0.1).
      */
     static boolean ownClientId(String clientId, String username) {
-        return CONTROL.equals(username) || username.equals(clientId);
+        return CONTROL.equals(username) || username.equals(clientId) || ("rtbox-" + username).equals(clientId);
     }
 
     @Override

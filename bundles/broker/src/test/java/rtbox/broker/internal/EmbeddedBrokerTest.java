@@ -178,6 +178,8 @@ class EmbeddedBrokerTest {
             close(client(b, Access.CONTROL, password, got));
         }
         assertFalse(Access.ownClientId("a1", "b1"));
+        assertFalse(Access.ownClientId("rtbox-a1", "b1"));
+        assertTrue(Access.ownClientId("rtbox-a1", "a1"));
         assertTrue(Access.ownClientId("anything", Access.CONTROL));
     }
 

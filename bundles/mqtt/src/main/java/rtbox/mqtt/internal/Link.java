@@ -40,6 +40,8 @@ import rtbox.mqtt.protocol.Topics;
  */
 final class Link {
     private static final int QOS = 1;
+    /** Every rtbox client id starts so: the site broker admits no other (docs/mosquitto.conf, clientid_prefixes). */
+    static final String CLIENT_ID_PREFIX = "rtbox-";
 
     /** Where an arriving command goes, on Paho's thread. */
     interface Sink {
@@ -256,13 +258,16 @@ final class Link {
     }
 
     /**
-     * The client id is the user name (the appliance id when a TLS certificate names the user):
-     * the id the site broker's appliance listener forces anyway (use_username_as_clientid) and
-     * the embedded broker requires, so that no other user can take this session over.
+     * The client id is {@code rtbox-} and the user name (the appliance id when a TLS certificate
+     * names the user). The site broker's appliance listener takes the user name as the client id
+     * whatever is sent (use_username_as_clientid), and lets in only client ids that start with
+     * {@code rtbox-} (clientid_prefixes, for every listener): so no control-room user can send an
+     * appliance's effective id, and no appliance user another's (docs/mosquitto.conf). The
+     * embedded broker takes this id or the bare user name, and no other (rtbox.broker's Access).
      */
     private String clientId() {
         String user = config.username();
-        return user == null || user.isBlank() ? appliance : user.trim();
+        return CLIENT_ID_PREFIX + (user == null || user.isBlank() ? appliance : user.trim());
     }
 
     /**
