@@ -65,6 +65,8 @@ class MqttCorpusIT extends MqttFixture {
             {"[".repeat(5000) + "]".repeat(5000), "nested"},
             {"{\"a\":" + "[".repeat(5000) + "]".repeat(5000) + "}", "nested"},
             {"{\"a\":" + "{\"b\":".repeat(100) + "1" + "}".repeat(100) + "}", "nested"},
+            // Issue 31: its reply would share the topic of the rejected commands' replies.
+            {"{\"requestId\":\"none\",\"expires\":\"2099-01-01T00:00:00Z\"}", "reserved"},
         };
         for (String[] e : envelope) {
             c.add(new Bad("status", e[0], false, e[1]));
@@ -224,7 +226,14 @@ class MqttCorpusIT extends MqttFixture {
                 {"\"pid\":\"rtbox.x\",\"properties\":{\"felix.fileinstall.filename\":\"y\"}", "felix.fileinstall.filename"},
                 {"\"pid\":\"rtbox.x\",\"properties\":{\"component.name\":\"y\"}", "component.name"},
                 {"\"pid\":\"rtbox.x\",\"properties\":{\"k\":{}}", "k"},
-                {"\"pid\":\"rtbox.x\",\"properties\":{\"k\":[{}]}", "k"}}) {
+                {"\"pid\":\"rtbox.x\",\"properties\":{\"k\":[{}]}", "k"},
+                // Issue 31: only rtbox's own described PIDs and properties, never the appliance's identity.
+                {"\"pid\":\"../../..\",\"properties\":{\"k\":1}", "../../.."},
+                {"\"pid\":\"a)(b=*\",\"properties\":{\"k\":1}", "a)(b=*"},
+                {"\"pid\":\"org.apache.felix.fileinstall\",\"properties\":{\"k\":1}", "org.apache.felix.fileinstall"},
+                {"\"pid\":\"rtbox.mqtt\",\"properties\":{\"appliance\":\"rel9\"}", "appliance"},
+                {"\"pid\":\"rtbox.mqtt\",\"properties\":{\"username\":\"rel9\"}", "username"},
+                {"\"pid\":\"rtbox.mqtt\",\"properties\":{\"nosuch\":1}", "nosuch"}}) {
             c.add(new Bad("set-config", cmd(e[0]), true, e[1]));
         }
         return c;
@@ -250,6 +259,11 @@ class MqttCorpusIT extends MqttFixture {
         }
         return null;
     }
+
+    /** What only a library or the JVM writes: a class name, Gson's advice, a stack frame. */
+    static final java.util.regex.Pattern LIBRARY_TEXT = java.util.regex.Pattern.compile(
+            "\\b(java|javax|com\\.google|org\\.osgi|org\\.apache|org\\.eclipse)(\\.[a-z0-9]+)+\\.[A-Z]|[A-Za-z]+Exception\\b"
+                    + "|JsonReader|setStrictness|\\tat ");
 
     /** The JIT compiles and the code cache fills over the first passes: the footprint is compared after them. */
     static final int WARM_UP_PASSES = 2, PASSES = 4;
@@ -279,6 +293,11 @@ class MqttCorpusIT extends MqttFixture {
                             b.names().toLowerCase(java.util.Locale.ROOT))) {
                         wrong.add(code + " '" + (message.length() > 300 ? message.substring(0, 300) : message)
                                 + "' (wanted a 4xx naming '" + b.names() + "'): " + b);
+                    }
+                    // Issue 31: no library or class text (Gson's advice, java.net.ConnectException) in a reply.
+                    if (LIBRARY_TEXT.matcher(message).find()) {
+                        wrong.add("library text in '" + (message.length() > 300 ? message.substring(0, 300) : message)
+                                + "': " + b);
                     }
                     if (code == 200 && (b.verb().equals("run") || b.verb().equals("plan"))) {
                         // Accepted: stop it, so that the rest of the corpus is not answered 409 for it.

@@ -180,4 +180,80 @@ class MqttHostileSiteIT extends MqttFixture {
         assertAnswers();
         assertTrue(String.join("\n", rtbox.err).indexOf("Exception in thread") < 0, String.join("\n", rtbox.err));
     }
+
+    /**
+     * {@code install} from a server that trickles (a byte a second) held the command thread:
+     * with a 30 s read timeout and no overall deadline, 6 of 6 status commands went unanswered
+     * over 92 s. Now the download runs off the command thread with an overall deadline
+     * ({@code downloadSeconds}, 8 s here): every status is answered meanwhile, the install is
+     * answered 504 when the deadline passes, and no reply carries a Java class's name.
+     */
+    @Test
+    void aTricklingInstallLeavesTheApplianceAnswering() throws Exception {
+        broker = new Mosquitto(brokerDir, false, A, "b1");
+        control = new ControlRoom(broker.uri(), Mosquitto.CONTROL, Mosquitto.PASSWORD, "rtbox/v1/up/#");
+        rtbox = new Rtbox(home);
+        MqttIT.configure(rtbox, broker, A);
+        Files.writeString(home.resolve("etc/rtbox.mqtt.cfg"), "downloadSeconds=8\n",
+                java.nio.file.StandardOpenOption.APPEND);
+        rtbox.start("serve");
+        awaitOnline();
+        try (java.net.ServerSocket server = new java.net.ServerSocket(0, 5, java.net.InetAddress.getLoopbackAddress())) {
+            Thread trickle = new Thread(() -> {
+                try (java.net.Socket s = server.accept()) {
+                    java.io.InputStream in = s.getInputStream();
+                    // The request's head, then headers of a response whose body comes a byte a second.
+                    byte[] buf = new byte[4096];
+                    in.read(buf);
+                    java.io.OutputStream out = s.getOutputStream();
+                    out.write("HTTP/1.0 200 OK\r\nContent-Type: application/java-archive\r\n\r\n"
+                            .getBytes(StandardCharsets.US_ASCII));
+                    out.flush();
+                    while (!Thread.currentThread().isInterrupted()) {
+                        out.write('P');
+                        out.flush();
+                        Thread.sleep(1000);
+                    }
+                } catch (java.io.IOException | InterruptedException e) {
+                    // the appliance hung up (its deadline), or the test ended
+                }
+            }, "trickling-http");
+            trickle.setDaemon(true);
+            trickle.start();
+            long t0 = System.nanoTime();
+            String install = control.command(A, "install", "\"url\":\"http://127.0.0.1:" + server.getLocalPort()
+                    + "/slow.jar\",\"sha256\":\"" + "0".repeat(64) + "\"");
+            long slowest = 0;
+            for (int i = 0; i < 5; i++) {
+                long s0 = System.nanoTime();
+                JsonObject st = reply(control.command(A, "status", ""));
+                assertEquals(200, st.get("code").getAsInt(), st.toString());
+                slowest = Math.max(slowest, System.nanoTime() - s0);
+                Thread.sleep(1000);
+            }
+            ControlRoom.Received answer = control.reply(A, install, 30_000);
+            assertNotNull(answer, "no answer to the install; stderr: " + rtbox.err);
+            JsonObject r = answer.json();
+            double took = (System.nanoTime() - t0) / 1e9;
+            System.out.printf("MqttHostileSiteIT: install from a trickling server answered %d after %.1f s (deadline"
+                    + " 8 s); 5 status commands meanwhile, the slowest answered in %.0f ms%n", r.get("code").getAsInt(),
+                    took, slowest / 1e6);
+            assertEquals(504, r.get("code").getAsInt(), r.toString());
+            assertTrue(r.get("message").getAsString().contains("did not end within 8 s"), r.toString());
+            assertTrue(took < 20, "answered after " + took + " s");
+            trickle.interrupt();
+        }
+        int closed;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            closed = s.getLocalPort();
+        }
+        for (String url : new String[] {"http://127.0.0.1:" + closed + "/x.jar", "file:///nonexistent/x.jar"}) {
+            JsonObject r = reply(control.command(A, "install", "\"url\":\"" + url + "\",\"sha256\":\""
+                    + "0".repeat(64) + "\""));
+            assertEquals(400, r.get("code").getAsInt(), r.toString());
+            String m = r.get("message").getAsString();
+            assertTrue(!m.contains("java.") && !m.contains("Exception"), "library text in the reply: " + m);
+        }
+        assertAnswers();
+    }
 }

@@ -425,6 +425,10 @@ public final class Codec {
         String requestId = o.has("requestId") && o.object().get("requestId").isJsonPrimitive()
                 && o.object().getAsJsonPrimitive("requestId").isString() ? o.object().get("requestId").getAsString() : null;
         String bad = Topics.checkId("requestId", requestId);
+        if (bad == null && Topics.NO_REQUEST_ID.equals(requestId)) {
+            // Its reply would go where the replies to commands without a usable requestId go (issue 31).
+            bad = "requestId '" + Topics.NO_REQUEST_ID + "' is reserved for the replies to commands without a usable one";
+        }
         if (bad != null) {
             throw new ProtocolException("$.requestId", (o.has("requestId") && requestId == null
                     ? "expected a string, got " + Json.show(o.object().get("requestId")) : bad.substring("requestId ".length()))

@@ -116,6 +116,13 @@ public class Appliance {
         Dispatcher d = new Dispatcher(s, requests);
         s.verbs(d::verbs);
         ScheduledExecutorService c = Executors.newSingleThreadScheduledExecutor(named("rtbox-mqtt-cmd"));
+        s.answerer((id, verb, reply) -> {
+            try {
+                c.execute(() -> d.answer(id, verb, reply.get()));
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                LOG.warn("{} {}: not answered, the MQTT side is stopping", verb, id);
+            }
+        });
         int limit = config.maxCommandBytes();
         link = new Link(config, appliance, dataDir, outbox, state -> Codec.encode(s.status(state)), new Link.Sink() {
             @Override

@@ -35,14 +35,24 @@ import rtbox.api.RtboxException;
  */
 final class BundleCommands {
     private static final long MAX_BYTES = 64L * 1024 * 1024;
+    /** The longest a download of a bundle may take, in all (downloadSeconds). */
+    private final int downloadSeconds;
+    /** The download thread and the one that keeps its deadline (null: downloads on the calling thread). */
+    private final java.util.concurrent.ExecutorService downloads;
+    private final java.util.concurrent.ScheduledExecutorService deadlines;
+    private final java.util.concurrent.atomic.AtomicBoolean downloading = new java.util.concurrent.atomic.AtomicBoolean();
     private static final Set<String> VITAL = Set.of("org.apache.felix.scr", "org.apache.felix.configadmin",
             "org.apache.felix.fileinstall", "rtbox.mqtt");
     private final BundleContext context;
     private final Path dir;
     private final BundleHashes hashes;
 
-    BundleCommands(BundleContext context, Path dataDir) {
+    BundleCommands(BundleContext context, Path dataDir, java.util.concurrent.ExecutorService downloads,
+            java.util.concurrent.ScheduledExecutorService deadlines, int downloadSeconds) {
+        this.downloadSeconds = downloadSeconds;
         this.context = context;
+        this.downloads = downloads;
+        this.deadlines = deadlines;
         this.dir = dataDir.resolve("incoming");
         this.hashes = new BundleHashes(context);
     }
@@ -57,13 +67,18 @@ final class BundleCommands {
         return Reply.ok(a.size() + " bundles", body);
     }
 
-    Reply install(JsonObject c) throws RtboxException {
-        Path file = fetch(c);
-        if (file == null) {
-            return lastError;
-        }
+    /** Answers a command whose bundle is downloaded off the command thread: {@code onCommandThread} gives the reply there. */
+    interface Later {
+        void finish(java.util.function.Supplier<Reply> onCommandThread);
+    }
+
+    Reply install(JsonObject c, Later later) throws RtboxException {
+        String location = "rtbox-mqtt:" + RunJson.string(c, "sha256", "").toLowerCase(Locale.ROOT);
+        return withBundleFile(c, later, file -> installFile(location, file));
+    }
+
+    private Reply installFile(String location, Path file) {
         try {
-            String location = "rtbox-mqtt:" + RunJson.string(c, "sha256", "").toLowerCase(Locale.ROOT);
             Bundle existing = context.getBundle(location);
             if (existing != null) {
                 return Reply.conflict("these bytes are installed already as bundle " + existing.getBundleId() + " ("
@@ -98,18 +113,23 @@ final class BundleCommands {
         }
     }
 
-    Reply update(JsonObject c) throws RtboxException {
+    Reply update(JsonObject c, Later later) throws RtboxException {
         Bundle b = find(c);
         if (b == null) {
-            return lastError;
+            return lastError.get();
         }
         Reply refused = vital(b, "updated");
         if (refused != null) {
             return refused;
         }
-        Path file = fetch(c);
-        if (file == null) {
-            return lastError;
+        return withBundleFile(c, later, file -> updateFile(b, file));
+    }
+
+    private Reply updateFile(Bundle b, Path file) {
+        if (b.getState() == Bundle.UNINSTALLED) {
+            delete(file);
+            return Reply.conflict("bundle " + b.getBundleId() + " " + b.getSymbolicName() + " was uninstalled while its"
+                    + " update was downloaded: not updated");
         }
         String before = b.getVersion().toString();
         String name = symbolicName(file);
@@ -135,7 +155,7 @@ final class BundleCommands {
     Reply uninstall(JsonObject c) throws RtboxException {
         Bundle b = find(c);
         if (b == null) {
-            return lastError;
+            return lastError.get();
         }
         Reply refused = vital(b, "uninstalled");
         if (refused != null) {
@@ -151,7 +171,8 @@ final class BundleCommands {
         return Reply.ok("uninstalled bundle " + b.getBundleId() + " " + b.getSymbolicName(), body);
     }
 
-    private Reply lastError;
+    /** Why the last find or fetch of this thread gave null: the command thread and the download thread each have theirs. */
+    private final ThreadLocal<Reply> lastError = new ThreadLocal<>();
 
     /** The bundle named by "bundle" (id or symbolic name); null with lastError set if none. */
     private Bundle find(JsonObject c) throws RtboxException {
@@ -160,7 +181,7 @@ final class BundleCommands {
         String name = given != null && given.isJsonPrimitive() && given.getAsJsonPrimitive().isNumber()
                 && given.getAsString().matches("\\d{1,18}") ? given.getAsString() : RunJson.string(c, "bundle", null);
         if (name == null || name.isBlank()) {
-            lastError = Reply.bad("bundle is missing: give its id or symbolic name");
+            lastError.set(Reply.bad("bundle is missing: give its id or symbolic name"));
             return null;
         }
         for (Bundle b : context.getBundles()) {
@@ -168,7 +189,7 @@ final class BundleCommands {
                 return b;
             }
         }
-        lastError = Reply.notFound("no bundle '" + name + "' is installed");
+        lastError.set(Reply.notFound("no bundle '" + name + "' is installed"));
         return null;
     }
 
@@ -196,18 +217,60 @@ final class BundleCommands {
         return Lifeline.of(context).contains(b);
     }
 
+    /**
+     * The bundle's file, then {@code then} with it. Inline bytes are decoded here; a url is
+     * downloaded on the download thread, within {@code downloadSeconds} in all and at most
+     * {@link #MAX_BYTES}, and the reply follows ({@link Reply#LATER}): a server that trickles
+     * (1 byte every 5 s) held the command thread before, and the appliance answered nothing
+     * else, not even {@code status}, for as long. One download at a time.
+     */
+    private Reply withBundleFile(JsonObject c, Later later, java.util.function.Function<Path, Reply> then)
+            throws RtboxException {
+        if (!c.has("url") || downloads == null) {
+            Path file = fetch(c);
+            return file == null ? lastError.get() : then.apply(file);
+        }
+        if (!downloading.compareAndSet(false, true)) {
+            return Reply.conflict("another bundle is being downloaded: send this one again once that one is answered");
+        }
+        try {
+            downloads.execute(() -> {
+                Path file = null;
+                Reply error;
+                try {
+                    file = fetch(c);
+                    error = file == null ? lastError.get() : null;
+                } catch (RtboxException e) {
+                    error = Reply.bad(e.getMessage());
+                } catch (RuntimeException e) {
+                    Appliance.LOG.warn("downloading a bundle failed: {}", String.valueOf(e));
+                    error = Reply.failed("the download failed on the appliance (its log says why)");
+                } finally {
+                    downloading.set(false);
+                }
+                Path got = file;
+                Reply refused = error;
+                later.finish(() -> refused != null ? refused : then.apply(got));
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            downloading.set(false);
+            return Reply.conflict("the appliance is stopping its MQTT side: send the command again");
+        }
+        return Reply.LATER;
+    }
+
     /** Downloads or decodes the bundle and checks its SHA-256; null with lastError set on any problem. */
     private Path fetch(JsonObject c) throws RtboxException {
         String sha = RunJson.string(c, "sha256", null);
         if (sha == null || !sha.matches("[0-9a-fA-F]{64}")) {
-            lastError = Reply.bad(sha == null ? "sha256 is missing: give the bundle's SHA-256 as 64 hex digits"
-                    : "sha256 '" + sha + "' is not 64 hex digits");
+            lastError.set(Reply.bad(sha == null ? "sha256 is missing: give the bundle's SHA-256 as 64 hex digits"
+                    : "sha256 '" + sha + "' is not 64 hex digits"));
             return null;
         }
         String url = RunJson.string(c, "url", null);
         String data = RunJson.string(c, "data", null);
         if ((url == null) == (data == null)) {
-            lastError = Reply.bad("give the bundle either as \"url\" or as base64 \"data\", one of the two");
+            lastError.set(Reply.bad("give the bundle either as \"url\" or as base64 \"data\", one of the two"));
             return null;
         }
         Path file;
@@ -215,14 +278,14 @@ final class BundleCommands {
         try {
             md = MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
-            lastError = Reply.failed("this JVM has no SHA-256");
+            lastError.set(Reply.failed("this JVM has no SHA-256"));
             return null;
         }
         try {
             Files.createDirectories(dir);
             file = Files.createTempFile(dir, "bundle", ".jar");
         } catch (IOException e) {
-            lastError = Reply.failed("cannot write to " + dir + ": " + e.getMessage());
+            lastError.set(Reply.failed("cannot write to " + dir + ": " + e.getMessage()));
             return null;
         }
         try {
@@ -236,7 +299,7 @@ final class BundleCommands {
                     }
                 } catch (IllegalArgumentException e) {
                     delete(file);
-                    lastError = Reply.bad("data is not base64: " + e.getMessage());
+                    lastError.set(Reply.bad("data is not base64: " + e.getMessage()));
                     return null;
                 }
                 md.update(bytes);
@@ -247,51 +310,108 @@ final class BundleCommands {
                     uri = new URI(url);
                 } catch (java.net.URISyntaxException e) {
                     delete(file);
-                    lastError = Reply.bad("url '" + url + "' is not a URL: " + e.getReason());
+                    lastError.set(Reply.bad("url '" + url + "' is not a URL: " + e.getReason()));
                     return null;
                 }
                 String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
                 if (!Set.of("http", "https", "file").contains(scheme)) {
                     delete(file);
-                    lastError = Reply.bad("url '" + url + "': only http, https and file URLs are fetched");
+                    lastError.set(Reply.bad("url '" + url + "': only http, https and file URLs are fetched"));
                     return null;
                 }
                 URLConnection conn = uri.toURL().openConnection();
                 conn.setConnectTimeout(10_000);
                 conn.setReadTimeout(30_000);
+                // The overall deadline: a read timeout alone let a server that sends a byte every 5 s go on for good.
+                java.util.concurrent.atomic.AtomicBoolean late = new java.util.concurrent.atomic.AtomicBoolean();
+                java.util.concurrent.ScheduledFuture<?> deadline = deadlines == null ? null : deadlines.schedule(() -> {
+                    late.set(true);
+                    if (conn instanceof java.net.HttpURLConnection h) {
+                        h.disconnect();
+                    }
+                }, downloadSeconds, java.util.concurrent.TimeUnit.SECONDS);
+                long total = 0;
                 try (InputStream in = new DigestInputStream(conn.getInputStream(), md);
                         OutputStream out = Files.newOutputStream(file)) {
+                    if (conn.getContentLengthLong() > MAX_BYTES) {
+                        delete(file);
+                        lastError.set(Reply.tooLarge("the bundle at " + Dispatcher.cut(url, 200) + " is "
+                                + conn.getContentLengthLong() + " bytes, more than " + MAX_BYTES + ": not installed"));
+                        return null;
+                    }
                     byte[] buf = new byte[16384];
-                    long total = 0;
                     for (int n; (n = in.read(buf)) > 0;) {
                         total += n;
                         if (total > MAX_BYTES) {
-                            throw new IOException("it is larger than " + MAX_BYTES + " bytes");
+                            delete(file);
+                            lastError.set(Reply.tooLarge("the bundle at " + Dispatcher.cut(url, 200) + " is larger than "
+                                    + MAX_BYTES + " bytes: not installed"));
+                            return null;
+                        }
+                        if (late.get()) {
+                            throw new IOException("late");
                         }
                         out.write(buf, 0, n);
+                    }
+                } catch (IOException e) {
+                    if (late.get()) {
+                        delete(file);
+                        lastError.set(new Reply(504, "the download from " + Dispatcher.cut(url, 200) + " did not end"
+                                + " within " + downloadSeconds + " s (" + total + " bytes came): not installed", new JsonObject()));
+                        return null;
+                    }
+                    throw e;
+                } finally {
+                    if (deadline != null) {
+                        deadline.cancel(false);
                     }
                 }
             }
         } catch (IOException e) {
             delete(file);
-            lastError = Reply.bad("cannot fetch the bundle from " + url + ": " + e);
+            lastError.set(Reply.bad("cannot fetch the bundle from " + Dispatcher.cut(String.valueOf(url), 200) + ": "
+                    + why(e)));
             return null;
         }
         String got = HexFormat.of().formatHex(md.digest());
         if (!got.equalsIgnoreCase(sha)) {
             delete(file);
             // The hash of bytes the sender sent is theirs; that of a file a url named (file:///etc/shadow) is not.
-            lastError = Reply.bad("SHA-256 mismatch: the bundle's bytes hash to " + (data != null ? got
-                    : "another value") + ", the command says " + sha.toLowerCase(Locale.ROOT) + ": not installed");
+            lastError.set(Reply.bad("SHA-256 mismatch: the bundle's bytes hash to " + (data != null ? got
+                    : "another value") + ", the command says " + sha.toLowerCase(Locale.ROOT) + ": not installed"));
             return null;
         }
         String name = symbolicName(file);
         if (name == null) {
             delete(file);
-            lastError = Reply.bad("not an OSGi bundle: the jar's manifest has no Bundle-SymbolicName: not installed");
+            lastError.set(Reply.bad("not an OSGi bundle: the jar's manifest has no Bundle-SymbolicName: not installed"));
             return null;
         }
         return file;
+    }
+
+    /** What went wrong with a download, in words: no exception's class or library text in a reply. */
+    static String why(IOException e) {
+        if (e instanceof java.net.ConnectException) {
+            return "the connection was refused";
+        }
+        if (e instanceof java.net.UnknownHostException) {
+            return "the host is unknown";
+        }
+        if (e instanceof java.net.SocketTimeoutException) {
+            return "the server did not answer in time";
+        }
+        if (e instanceof java.io.FileNotFoundException || e instanceof java.nio.file.NoSuchFileException) {
+            return "there is nothing at that url (no such file, or HTTP 404)";
+        }
+        if (e instanceof javax.net.ssl.SSLException) {
+            return "the TLS connection failed (the server's certificate?)";
+        }
+        String m = e.getMessage();
+        if (m != null && m.startsWith("Server returned HTTP response code: ")) {
+            return "the server answered HTTP " + m.substring(36, Math.min(m.length(), 39));
+        }
+        return "a read error";
     }
 
     /** The jar's Bundle-SymbolicName without its directives, or null when it has none (or is no jar). */

@@ -136,7 +136,9 @@ final class Dispatcher {
         } catch (RtboxException e) {
             r = Reply.bad(named(e));
         } catch (RuntimeException e) {
-            r = Reply.failed(verb + " failed on the appliance: " + e);
+            // The exception's text is the appliance's log's, never the reply's (no class or library text).
+            Appliance.LOG.warn("{} {} failed", verb, requestId, e);
+            r = Reply.failed(verb + " failed on the appliance (its log says why)");
         }
         if (r != Reply.LATER) {
             reply(requestId, verb, r);

@@ -82,4 +82,8 @@ public @interface MqttConfig {
     @AttributeDefinition(description = "Seconds that new settings of rtbox.mqtt set remotely (set-config) have to"
             + " connect; if they do not, the previous settings are put back and the command is answered so.")
     int configTrialSeconds() default 30;
+
+    @AttributeDefinition(description = "Seconds an install or update by url may take to download the bundle, in"
+            + " all; the appliance answers other commands meanwhile.")
+    int downloadSeconds() default 120;
 }

@@ -75,6 +75,22 @@ final class Station {
         return verbs.get();
     }
 
+    /** Gives a command's reply later, on the command thread (a verb that answered {@link Reply#LATER}). */
+    interface Answerer {
+        void answer(String requestId, String verb, java.util.function.Supplier<Reply> reply);
+    }
+
+    private volatile Answerer answerer;
+
+    void answerer(Answerer a) {
+        answerer = a;
+    }
+
+    /** {@code reply} is made and sent on the command thread, after the commands before it. */
+    void answerLater(String requestId, String verb, java.util.function.Supplier<Reply> reply) {
+        answerer.answer(requestId, verb, reply);
+    }
+
     void verbs(java.util.function.Supplier<TreeSet<String>> v) {
         verbs = v;
     }
