@@ -124,6 +124,11 @@ class MqttHostileSiteIT extends MqttFixture {
         Files.createDirectories(outbox.resolve("0000000000000005.tmp"));
         Files.write(outbox.resolve("0000000000000004.msg"), MqttHardeningIT.checksummed("rtbox/v1/up/a1/reply/good",
                 "{\"good\":true}"));
+        // The journals: the request log a FIFO, the result journal a link to /dev/zero, the run record a folder.
+        Process fifo2 = new ProcessBuilder("mkfifo", home.resolve("data/mqtt/requests.log").toString()).start();
+        assertEquals(0, fifo2.waitFor());
+        Files.createSymbolicLink(home.resolve("data/results.journal"), Path.of("/dev/zero"));
+        Files.createDirectories(home.resolve("data/mqtt/run.active"));
         rtbox.start("serve");
         assertNotNull(control.await(m -> m.topic().equals("rtbox/v1/up/a1/reply/good"), 30_000),
                 "the good message was not sent; stderr: " + rtbox.err);
@@ -132,11 +137,15 @@ class MqttHostileSiteIT extends MqttFixture {
         assertNotNull(status, "no status names the entries; stderr: " + rtbox.err);
         String damaged = status.json().getAsJsonArray("damaged").toString();
         for (String named : new String[] {"0000000000000001.msg", "0000000000000002.msg", "0000000000000003.msg",
-                "0000000000000005.tmp", "directory", "symbolic link", "FIFO"}) {
+                "0000000000000005.tmp", "directory", "symbolic link", "FIFO", "requests.log", "results.journal"}) {
             assertTrue(damaged.contains(named), "the status's damaged does not name " + named + ": " + damaged);
         }
         for (String bad : new String[] {"0000000000000001.msg", "0000000000000002.msg", "0000000000000003.msg"}) {
             assertTrue(Files.exists(outbox.resolve(bad + ".bad"), java.nio.file.LinkOption.NOFOLLOW_LINKS),
+                    bad + " not set aside");
+        }
+        for (String bad : new String[] {"mqtt/requests.log", "results.journal", "mqtt/run.active"}) {
+            assertTrue(Files.exists(home.resolve("data/" + bad + ".bad"), java.nio.file.LinkOption.NOFOLLOW_LINKS),
                     bad + " not set aside");
         }
         assertTrue(String.join("\n", rtbox.err).indexOf("OutOfMemoryError") < 0, "an OutOfMemoryError");

@@ -99,9 +99,37 @@ public final class AppendLog {
      */
     public List<String> read(java.util.function.Consumer<String> each, long maxRecordBytes) throws IOException {
         List<String> damaged = new ArrayList<>();
-        if (!Files.exists(file)) {
+        if (!Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return damaged;
         }
+        if (!Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            // A directory, a FIFO (reading it hangs), a symbolic link (to /dev/zero: an endless line): never
+            // opened; set aside, and the log starts again beside it.
+            damaged.add(setAside(Files.isSymbolicLink(file) ? "is a symbolic link, not a log file"
+                    : Files.isDirectory(file, java.nio.file.LinkOption.NOFOLLOW_LINKS) ? "is a directory, not a log file"
+                            : "is a special file (a FIFO, a socket or a device), not a log file"));
+            return damaged;
+        }
+        try {
+            return readRegular(each, maxRecordBytes, damaged);
+        } catch (java.nio.file.NoSuchFileException e) {
+            return damaged;
+        } catch (IOException e) {
+            // EIO: what was read stays read; the file is set aside so that the next start reads past it.
+            damaged.add(setAside("cannot be read (" + e.getClass().getSimpleName() + ")"));
+            return damaged;
+        }
+    }
+
+    /** Renames the log to NAME.bad, for a person to look at; says so. */
+    private String setAside(String why) throws IOException {
+        Path bad = file.resolveSibling(file.getFileName() + ".bad");
+        Files.move(file, bad, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        return "the whole file " + why + ": set aside as " + bad.getFileName();
+    }
+
+    private List<String> readRegular(java.util.function.Consumer<String> each, long maxRecordBytes,
+            List<String> damaged) throws IOException {
         try (java.io.InputStream in = new java.io.BufferedInputStream(Files.newInputStream(file), 65536)) {
             java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
             long offset = 0;

@@ -73,10 +73,14 @@ final class ConfigTrial {
     /** The trial under way in {@code dataDir}, or null; a file that does not read is removed. */
     static ConfigTrial read(Path dataDir) {
         Path f = dataDir.resolve(FILE);
-        if (!Files.exists(f)) {
+        if (!Files.exists(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return null;
         }
         try {
+            if (!Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS) || Files.size(f) > 1024 * 1024) {
+                throw new IOException(Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS) ? "over 1 MiB"
+                        : Outbox.kind(f) + ", not a file");
+            }
             JsonObject o = JsonParser.parseString(Files.readString(f, StandardCharsets.UTF_8)).getAsJsonObject();
             List<String> keys = new ArrayList<>();
             o.getAsJsonArray("keys").forEach(k -> keys.add(k.getAsString()));

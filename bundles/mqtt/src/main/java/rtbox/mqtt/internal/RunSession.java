@@ -143,7 +143,17 @@ final class RunSession {
     /** The run a restart interrupted, or null. */
     static RunSession load(Path file) {
         try {
-            if (!Files.exists(file)) {
+            if (!Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                return null;
+            }
+            if (!Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS) || Files.size(file) > 64 * 1024) {
+                // Never opened: a FIFO hung the start, a link to /dev/zero filled the heap.
+                String what = Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS) ? "is over 64 KiB"
+                        : "is " + Outbox.kind(file);
+                Path bad = file.resolveSibling(file.getFileName() + ".bad");
+                Files.move(file, bad, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                Appliance.LOG.warn("{} {}, not an interrupted run's record: set aside as {}", file, what,
+                        bad.getFileName());
                 return null;
             }
             String[] lines = Files.readString(file, StandardCharsets.UTF_8).split("\n");
