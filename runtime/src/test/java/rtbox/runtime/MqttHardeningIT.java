@@ -397,7 +397,7 @@ class MqttHardeningIT extends MqttFixture {
     }
 
     /** Writes {@code fill} until the file system has about {@code leave} bytes left (0: full). */
-    private static void fillLeaving(java.nio.file.Path fill, long leave) throws Exception {
+    static void fillLeaving(java.nio.file.Path fill, long leave) throws Exception {
         java.nio.file.FileStore store = Files.getFileStore(fill.getParent());
         byte[] block = new byte[4096];
         try (java.io.OutputStream out = Files.newOutputStream(fill, java.nio.file.StandardOpenOption.CREATE,

@@ -265,4 +265,78 @@ class MqttHostileSiteIT extends MqttFixture {
         }
         assertAnswers();
     }
+
+    /**
+     * A disk that filled while a plan's cell measured lost that cell's measurement: its result
+     * went out as ERROR, then {@code results} re-sent it as ABORTED "crash or power loss" (two
+     * payloads for one sequence number). Now, on a 3 MiB tmpfs holding the result journal and the
+     * outbox, filled during the first of two cells and freed 4 s later: the measured cell is kept
+     * in memory until there is room, the plan completes, every sequence number arrives once with
+     * one payload, {@code results} sends the same, and no message tells of a crash.
+     */
+    @Test
+    void aDiskThatFillsDuringAPlanLosesNoCellAndTellsNoFalseCause() throws Exception {
+        Path data = Files.createTempDirectory("rtbox-tmpfs-");
+        Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", data.toString())
+                .redirectErrorStream(true).start();
+        String mountOut = new String(mount.getInputStream().readAllBytes());
+        org.junit.jupiter.api.Assumptions.assumeTrue(mount.waitFor() == 0, "cannot mount a tmpfs here (needs root): "
+                + mountOut);
+        Path fill = data.resolve("fill");
+        try {
+            broker = new Mosquitto(brokerDir, false, A, "b1");
+            control = new ControlRoom(broker.uri(), Mosquitto.CONTROL, Mosquitto.PASSWORD, "rtbox/v1/up/#");
+            rtbox = new Rtbox(home);
+            MqttIT.configure(rtbox, broker, A);
+            Files.writeString(home.resolve("etc/rtbox.mqtt.cfg"), "dataDir=" + data.resolve("mqtt") + "\n",
+                    java.nio.file.StandardOpenOption.APPEND);
+            Files.writeString(home.resolve("etc/rtbox.plan.cfg"), "journal=" + data.resolve("results.journal") + "\n");
+            rtbox.start("serve");
+            awaitOnline();
+            JsonObject r = reply(control.command(A, "plan", "\"plan\":" + MqttPlanIT.plan("full", "3s", "a", "b")));
+            assertEquals(200, r.get("code").getAsInt(), r.toString());
+            String run = r.getAsJsonObject("body").get("run").getAsString();
+            assertNotNull(control.await(m -> m.topic().equals("rtbox/v1/up/a1/runs/" + run + "/cell")
+                    && m.json().has("sequence") && m.json().get("sequence").getAsLong() == 1, 15_000),
+                    "the first cell never started; stderr: " + rtbox.err);
+            MqttHardeningIT.fillLeaving(fill, 0);
+            // Fixed on purpose: the first cell (3 s) ends while the disk is full; the wait is the scenario.
+            Thread.sleep(4000);
+            assertAnswers();
+            Files.delete(fill);
+            ControlRoom.Received result = control.await(m -> m.topic().equals("rtbox/v1/up/a1/runs/" + run
+                    + "/result"), 60_000);
+            assertNotNull(result, "no plan result after the disk had room again; stderr: " + rtbox.err);
+            assertEquals("complete", result.json().get("state").getAsString(), result.payload().substring(0,
+                    Math.min(400, result.payload().length())));
+            assertEquals(2, result.json().get("cells_run").getAsInt(), "cells run");
+            long last = result.json().get("sequence").getAsLong();
+            assertGapless(run, last);
+            // results re-sends the run from the journal: the same payload for each number, no crash told.
+            JsonObject again = reply(control.command(A, "results", "\"run\":\"" + run + "\""));
+            assertEquals(200, again.get("code").getAsInt(), again.toString());
+            Await.until(20_000, () -> "the result re-sent by results", () -> control.all(m -> m.topic().equals(
+                    "rtbox/v1/up/a1/runs/" + run + "/result")).size() >= 2);
+            java.util.Map<Long, java.util.Set<String>> payloads = new java.util.TreeMap<>();
+            for (ControlRoom.Received m : control.all(x -> x.topic().startsWith("rtbox/v1/up/a1/runs/" + run + "/")
+                    && !x.topic().endsWith("/progress"))) {
+                JsonObject o = m.json();
+                o.remove("resent");
+                payloads.computeIfAbsent(o.get("sequence").getAsLong(), k -> new java.util.HashSet<>())
+                        .add(o.has("verdict") ? o.get("verdict").toString() : o.toString());
+                assertTrue(!m.payload().contains("crash or power loss"), "a crash told: " + m.payload());
+            }
+            for (java.util.Map.Entry<Long, java.util.Set<String>> e : payloads.entrySet()) {
+                assertEquals(1, e.getValue().size(), "sequence " + e.getKey() + " went out with " + e.getValue().size()
+                        + " different verdicts: " + e.getValue());
+            }
+        } finally {
+            if (rtbox != null) {
+                rtbox.close();
+                rtbox = null;
+            }
+            new ProcessBuilder("umount", data.toString()).inheritIO().start().waitFor();
+            Files.deleteIfExists(data);
+        }
+    }
 }

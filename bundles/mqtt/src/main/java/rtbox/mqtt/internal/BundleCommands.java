@@ -27,7 +27,12 @@ import com.google.gson.JsonObject;
 import rtbox.api.RtboxException;
 
 /**
- * The bundle verbs: list, install, update, uninstall. A bundle's bytes (from a URL or
+ * Over 400 lines: the four verbs share one path from bytes to the framework (fetch or decode,
+ * hash, check the manifest, the lifeline), and the download off the command thread is part of
+ * it. Split candidate: the url download (deadline, size limit, failures in words) into its own
+ * class when a second user of it appears.
+ *
+ * <p>The bundle verbs: list, install, update, uninstall. A bundle's bytes (from a URL or
  * inline base64) are written to a file and their SHA-256 compared with the one the
  * command gives before the framework sees them. The framework, this bundle and what
  * it needs to answer (SCR, Config Admin, the bundles it imports from) cannot be

@@ -267,7 +267,8 @@ public class PlanService implements Plans {
                 rec.addProperty("type", "cell");
                 rec.addProperty("id", id);
                 rec.add("cell", LINE.toJsonTree(r));
-                append(rec);
+                // Measured: kept until the disk has room for it (RoomWait), never lost to a full disk.
+                RoomWait.append(journal, LINE.toJson(rec));
                 results.add(r);
                 l.cellFinished(r, cells.size());
             }
@@ -281,7 +282,7 @@ public class PlanService implements Plans {
             end.addProperty("ended", ended);
             end.addProperty("state", state);
             end.add("verdict", LINE.toJsonTree(overall));
-            append(end);
+            RoomWait.append(journal, LINE.toJson(end));
             bound.hold(id, false);
             bound.compact(journal);
             return new PlanRun(PlanRun.SCHEMA, id, plan.parsed().name(), plan.parsed().description(),
