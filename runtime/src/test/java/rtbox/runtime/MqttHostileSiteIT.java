@@ -296,8 +296,8 @@ class MqttHostileSiteIT extends MqttFixture {
             JsonObject r = reply(control.command(A, "plan", "\"plan\":" + MqttPlanIT.plan("full", "3s", "a", "b")));
             assertEquals(200, r.get("code").getAsInt(), r.toString());
             String run = r.getAsJsonObject("body").get("run").getAsString();
-            assertNotNull(control.await(m -> m.topic().equals("rtbox/v1/up/a1/runs/" + run + "/cell")
-                    && m.json().has("sequence") && m.json().get("sequence").getAsLong() == 1, 15_000),
+            assertNotNull(control.await(m -> m.topic().equals("rtbox/v1/up/a1/runs/" + run + "/progress")
+                    && m.json().get("cell").getAsInt() == 1, 15_000),
                     "the first cell never started; stderr: " + rtbox.err);
             MqttHardeningIT.fillLeaving(fill, 0);
             // Fixed on purpose: the first cell (3 s) ends while the disk is full; the wait is the scenario.
