@@ -307,8 +307,9 @@ class MqttHostileSiteIT extends MqttFixture {
             ControlRoom.Received result = control.await(m -> m.topic().equals("rtbox/v1/up/a1/runs/" + run
                     + "/result"), 60_000);
             assertNotNull(result, "no plan result after the disk had room again; stderr: " + rtbox.err);
-            assertEquals("complete", result.json().get("state").getAsString(), result.payload().substring(0,
-                    Math.min(400, result.payload().length())));
+            JsonElement state = result.json().get("state");
+            assertEquals("complete", state == null ? null : state.getAsString(), "the plan's result: "
+                    + result.payload().substring(0, Math.min(400, result.payload().length())));
             assertEquals(2, result.json().get("cells_run").getAsInt(), "cells run");
             long last = result.json().get("sequence").getAsLong();
             assertGapless(run, last);
