@@ -18,7 +18,7 @@ import rtbox.api.result.Spike;
  * are a whole number of periods apart), or the run was too short to see a second.
  */
 public final class RtThrottling {
-    public static final String CAUSE = "RT throttling";
+    public static final String CAUSE = rtbox.api.result.SpikeCause.RT_THROTTLING.label();
     /** A stall counts from half the throttled time up to this multiple of it plus {@link #LENGTH_SLACK_NS}. */
     static final double MAX_LENGTH_FACTOR = 1.5;
     static final long LENGTH_SLACK_NS = 2_000_000;

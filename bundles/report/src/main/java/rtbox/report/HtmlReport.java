@@ -39,7 +39,7 @@ public final class HtmlReport {
 
     static {
         CAUSE_COLOURS.put("RT throttling", "#ff7f0e");
-        CAUSE_COLOURS.put("JVM pause", "#9400d3");
+        CAUSE_COLOURS.put(rtbox.api.result.SpikeCause.JVM_PAUSE.label(), "#9400d3");
         CAUSE_COLOURS.put("workload", "#17becf");
         CAUSE_COLOURS.put("machine-wide stall", "#7f7f00");
         CAUSE_COLOURS.put("unexplained", "#000000");

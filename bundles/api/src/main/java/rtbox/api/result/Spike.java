@@ -21,6 +21,16 @@ public record Spike(int thread, long offsetNs, long latencyNs, String cause, Str
         this(thread, offsetNs, latencyNs, cause, detail, List.of());
     }
 
+    /** The cause, typed ({@link SpikeCause#of}); null when not attributed or not known to this version. @since 1.5 */
+    public SpikeCause kind() {
+        return SpikeCause.of(cause);
+    }
+
+    /** This spike with a typed cause and its evidence. @since 1.5 */
+    public Spike withCause(SpikeCause newCause, String newDetail) {
+        return withCause(newCause.label(), newDetail);
+    }
+
     public Spike withCause(String newCause, String newDetail) {
         return new Spike(thread, offsetNs, latencyNs, newCause, newDetail, culprits);
     }

@@ -4,5 +4,5 @@
  * and the verdict. Plain immutable records, so they serialise to JSON as they are.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.4.0")
+@org.osgi.annotation.versioning.Version("1.5.0")
 package rtbox.api.result;

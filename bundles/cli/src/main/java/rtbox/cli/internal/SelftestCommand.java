@@ -117,7 +117,7 @@ class SelftestCommand implements Callable<Integer> {
         for (ThreadResult t : r.result().threads()) {
             p50 = Math.max(p50, t.latency().p50Ns());
             for (Spike s : t.spikes()) {
-                if ("workload".equals(s.cause()) && s.detail().startsWith("disturber")) {
+                if (s.kind() == rtbox.api.result.SpikeCause.WORKLOAD && s.detail().startsWith("disturber")) {
                     injected.add(s.latencyNs());
                 } else {
                     noise++;
@@ -177,7 +177,7 @@ class SelftestCommand implements Callable<Integer> {
                     if (from > spin[1] || to < spin[0]) {
                         continue;
                     }
-                    if ("JVM pause".equals(s.cause())) {
+                    if (s.kind() == rtbox.api.result.SpikeCause.JVM_PAUSE) {
                         jvm++;
                     }
                     if (seen == null || s.latencyNs() > seen.latencyNs()) {

@@ -1,5 +1,7 @@
 package rtbox.core.internal;
 
+import rtbox.api.result.SpikeCause;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -30,17 +32,17 @@ import rtbox.trace.TraceSession;
  * Both ways round, the JVM and the rest of the machine are not blamed for each other.
  */
 final class Attribution {
-    static final String JVM = "JVM pause";
-    static final String MACHINE = "machine-wide stall";
-    static final String UNEXPLAINED = "unexplained";
-    static final String WORKLOAD = "workload";
-    static final String PREEMPTED = "preempted";
-    static final String INTERRUPT = "interrupt";
+    static final String JVM = SpikeCause.JVM_PAUSE.label();
+    static final String MACHINE = SpikeCause.MACHINE_WIDE.label();
+    static final String UNEXPLAINED = SpikeCause.UNEXPLAINED.label();
+    static final String WORKLOAD = SpikeCause.WORKLOAD.label();
+    static final String PREEMPTED = SpikeCause.PREEMPTED.label();
+    static final String INTERRUPT = SpikeCause.INTERRUPT.label();
     /**
      * A task held the probe's CPU that could not have preempted the probe (SCHED_OTHER, or a
      * lower RT priority, under an RT probe): it ran because the wake-up itself came late.
      */
-    static final String LATE_WAKEUP = "late wake-up";
+    static final String LATE_WAKEUP = SpikeCause.LATE_WAKEUP.label();
     /** Clock reads and wake-up paths blur window edges by a few microseconds. */
     private static final long SLACK_NS = 50_000;
     /** Spikes are reported from this multiple of the thread's median. */

@@ -7,15 +7,21 @@ import rtbox.api.result.Check;
 import rtbox.api.result.JvmStall;
 import rtbox.api.result.ProbeResult;
 import rtbox.api.result.Spike;
+import rtbox.api.result.SpikeCause;
 import rtbox.api.result.ThreadResult;
 import rtbox.api.result.Verdict;
 import rtbox.api.result.Verdict.Outcome;
 import rtbox.core.Thresholds;
 
 /**
- * Turns figures and thresholds into a verdict. A failed check whose worst sample was
- * a JVM pause proves nothing about the machine, so the run is INCONCLUSIVE, not
- * FAIL; so is a passed run in which the JVM stalled for longer than its budget.
+ * Turns figures and thresholds into a verdict: the one rule, for {@code rtbox run}, a plan's
+ * cells, the MQTT results and the control room (which all carry this verdict, none decides
+ * again; rtbox.core.VerdictRule is its public face). A failed check whose worst sample was
+ * a JVM pause (by its typed cause, {@link SpikeCause#JVM_PAUSE}) proves nothing about the
+ * machine, so the run is INCONCLUSIVE, not FAIL. A passed run whose worst sample was a JVM
+ * pause stays a PASS: the pause is inside the measurement (coordinated omission corrected),
+ * so the machine's own worst was no larger and the bound it passed holds; what makes such a
+ * run INCONCLUSIVE is the JVM stalling for longer than its budget ({@code jvm_stall_us}).
  * Without a latency threshold (max, p99, p99.9) there is nothing to pass: the run is
  * MEASURED, never PASS, whatever the other checks (overflows, missed deadlines, the
  * JVM's budget) said; a failed one of those is still a FAIL, since the user asked for it.
@@ -23,7 +29,7 @@ import rtbox.core.Thresholds;
  * to expect) with fewer than {@link #SAMPLE_TOLERANCE} of them, makes a run that met its
  * thresholds INCONCLUSIVE, never PASS (a duration of "1ns" was a PASS of 0 samples).
  */
-final class Judge {
+public final class Judge {
     private Judge() {
     }
 
@@ -38,7 +44,7 @@ final class Judge {
      * {@code expectedSamples}: what each thread should take by the run's duration (or loops)
      * and interval; -1 when the probe's parameters do not say.
      */
-    static Verdict judge(ProbeResult r, Thresholds t, List<JvmStall> jvmStalls, long expectedSamples) {
+    public static Verdict judge(ProbeResult r, Thresholds t, List<JvmStall> jvmStalls, long expectedSamples) {
         List<Check> checks = new ArrayList<>();
         long max = 0, p99 = 0, p999 = 0, overflows = 0, missed = 0;
         Spike worst = null;
@@ -65,7 +71,7 @@ final class Judge {
         }
         boolean failed = checks.stream().anyMatch(c -> c.outcome() == Outcome.FAIL && !c.metric().equals("jvm_stall_us"));
         boolean jvmOverBudget = checks.stream().anyMatch(c -> c.outcome() == Outcome.FAIL && c.metric().equals("jvm_stall_us"));
-        boolean worstIsJvm = worst != null && worst.latencyNs() >= max && Attribution.JVM.equals(worst.cause());
+        boolean worstIsJvm = worst != null && worst.latencyNs() >= max && worst.kind() == SpikeCause.JVM_PAUSE;
         if (failed && worstIsJvm) {
             return new Verdict(Outcome.INCONCLUSIVE, checks, "the worst latency (" + max / 1000 + " us) was a JVM pause ("
                     + worst.detail() + "), not the machine under test: rerun");

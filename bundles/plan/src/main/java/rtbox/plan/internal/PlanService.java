@@ -354,7 +354,7 @@ public class PlanService implements Plans {
                 report = PolicyEvents.merge(report, context.events(), changes);
             }
             return new CellResult(c.index(), c.name(), c.axes(), c.probe(), c.policy().text(), loads, changes, started,
-                    System.currentTimeMillis(), report, Verdicts.cell(report), null);
+                    System.currentTimeMillis(), report, report.verdict(), null);
         } catch (RtboxException | RuntimeException e) {
             String msg = e instanceof RtboxException ? e.getMessage() : e.toString();
             return new CellResult(c.index(), c.name(), c.axes(), c.probe(), c.policy().text(), loads, changes, started,

@@ -23,8 +23,7 @@ import rtbox.api.result.ThreadResult;
  * {@code iso_peak_share_pct}, and {@code xruns_demoted}: the xruns inside demoted stretches).
  */
 final class PolicyEvents {
-    static final String DEMOTED = "ISO demoted";
-    private static final String JVM = "JVM pause";
+    static final String DEMOTED = rtbox.api.result.SpikeCause.ISO_DEMOTION.label();
     private static final String[][] FIGURES = {{"iso.demotions", "iso_demotions"}, {"iso.promotions", "iso_promotions"},
         {"iso.demoted_ms", "iso_demoted_ms"}, {"iso.mean_share_pct", "iso_mean_share_pct"},
         {"iso.peak_share_pct", "iso_peak_share_pct"}};
@@ -86,7 +85,7 @@ final class PolicyEvents {
             List<Spike> spikes = new ArrayList<>();
             for (Spike sp : t.spikes()) {
                 long[] s = inside(stretches, sp.offsetNs());
-                spikes.add(s == null || JVM.equals(sp.cause()) ? sp : sp.withCause(DEMOTED, "inside an ISO demotion "
+                spikes.add(s == null || sp.kind() == rtbox.api.result.SpikeCause.JVM_PAUSE ? sp : sp.withCause(DEMOTED, "inside an ISO demotion "
                         + "from " + seconds(s[0]) + (sp.cause().isEmpty() ? "" : "; also seen: " + sp.cause()
                         + (sp.detail().isEmpty() ? "" : " (" + sp.detail() + ")"))));
             }

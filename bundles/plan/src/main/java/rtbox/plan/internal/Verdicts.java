@@ -2,52 +2,19 @@ package rtbox.plan.internal;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
-import rtbox.api.result.RunReport;
-import rtbox.api.result.Spike;
-import rtbox.api.result.ThreadResult;
 import rtbox.api.result.Verdict;
 import rtbox.api.result.Verdict.Outcome;
 import rtbox.plan.CellResult;
 import rtbox.plan.PlanRun;
 
-/** Verdicts of a cell (from its run's checks) and of a whole plan run. */
+/**
+ * The verdict of a whole plan run from its cells'. A cell's verdict is its run's, decided once
+ * by rtbox.core (VerdictRule: a failure whose worst sample was a JVM pause is INCONCLUSIVE, a
+ * pass stays a pass); a plan does not decide a run's verdict again.
+ */
 final class Verdicts {
-    /** The cause the runner gives a spike that overlapped a JVM pause. */
-    static final String JVM = "JVM pause";
-
     private Verdicts() {
-    }
-
-    /**
-     * The run's verdict, except: when the worst wake-up of the run was a JVM pause the
-     * cell is INCONCLUSIVE whether its thresholds passed or failed, since that
-     * sample measured the JVM, not the machine under test.
-     */
-    static Verdict cell(RunReport r) {
-        Verdict v = r.verdict();
-        if (v.outcome() != Outcome.PASS && v.outcome() != Outcome.FAIL) {
-            return v;
-        }
-        long max = 0;
-        Spike worst = null;
-        for (ThreadResult t : r.result().threads()) {
-            max = Math.max(max, t.latency().maxNs());
-            for (Spike s : t.spikes()) {
-                if (worst == null || s.latencyNs() > worst.latencyNs()) {
-                    worst = s;
-                }
-            }
-        }
-        if (worst != null && worst.latencyNs() >= max && JVM.equals(worst.cause())) {
-            return new Verdict(Outcome.INCONCLUSIVE, v.checks(), String.format(Locale.ROOT,
-                    "the worst wake-up (%d us at %.3f s) was a JVM pause (%s), not the machine under test, so this "
-                            + "cell proves nothing either way; rerun it (the thresholds alone said %s: %s)",
-                    Math.round(worst.latencyNs() / 1000.0), worst.offsetNs() / 1e9, worst.detail(), v.outcome(),
-                    v.reason()));
-        }
-        return v;
     }
 
     /**
