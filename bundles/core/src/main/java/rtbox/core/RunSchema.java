@@ -20,27 +20,36 @@ public final class RunSchema {
     private RunSchema() {
     }
 
-    /** A threshold: its one name, its command-line option, other names accepted, its default (-1: none) and range. */
+    /**
+     * A threshold: its one name in JSON (the plan cell's, which is the MQTT {@code run} body's
+     * and the control room's: {@link RunRequests}), its command-line option, its unit, default
+     * (-1: none) and range; its synonyms (the graph probe's words, from seed 004's table) and the
+     * names that are deprecated (the MQTT {@code run} body's before one shape: accepted with a
+     * note for one release, then refused).
+     */
     public enum Threshold {
-        MAX_LATENCY("max_latency_us", "--max-latency", "us", -1, "max_us", "delay_max_us"),
-        MAX_P99("max_p99_us", "--max-p99", "us", -1, "p99_us"),
-        MAX_P999("max_p999_us", "--max-p999", "us", -1, "p999_us"),
-        MAX_MISSED("max_missed", "--max-missed", "deadlines", -1, "missed_deadlines", "xruns"),
-        MAX_OVERFLOWS("max_overflows", "--max-overflows", "samples", -1, "overflows"),
-        JVM_STALL_BUDGET("jvm_stall_budget_us", "--jvm-stall-budget", "us", 1000, "jvm_stall_us");
+        MAX_LATENCY("max_us", "--max-latency", "us", -1, List.of("delay_max_us"), List.of("max_latency_us")),
+        MAX_P99("p99_us", "--max-p99", "us", -1, List.of(), List.of("max_p99_us")),
+        MAX_P999("p999_us", "--max-p999", "us", -1, List.of(), List.of("max_p999_us")),
+        MAX_MISSED("missed_deadlines", "--max-missed", "deadlines", -1, List.of("xruns"), List.of("max_missed")),
+        MAX_OVERFLOWS("overflows", "--max-overflows", "samples", -1, List.of(), List.of("max_overflows")),
+        JVM_STALL_BUDGET("jvm_stall_us", "--jvm-stall-budget", "us", 1000, List.of(), List.of("jvm_stall_budget_us"));
 
         private final String key;
         private final String option;
         private final String unit;
         private final long fallback;
-        private final List<String> aliases;
+        private final List<String> synonyms;
+        private final List<String> deprecated;
 
-        Threshold(String key, String option, String unit, long fallback, String... aliases) {
+        Threshold(String key, String option, String unit, long fallback, List<String> synonyms,
+                List<String> deprecated) {
             this.key = key;
             this.option = option;
             this.unit = unit;
             this.fallback = fallback;
-            this.aliases = List.of(aliases);
+            this.synonyms = synonyms;
+            this.deprecated = deprecated;
         }
 
         /** The name in JSON (plans, MQTT) and in reports. */
@@ -62,15 +71,27 @@ public final class RunSchema {
             return fallback;
         }
 
-        /** Other names accepted in JSON for this threshold. */
+        /** Other names accepted in JSON for this threshold: its synonyms and its deprecated names. */
         public List<String> aliases() {
-            return aliases;
+            List<String> l = new ArrayList<>(synonyms);
+            l.addAll(deprecated);
+            return l;
+        }
+
+        /** Names that mean this threshold for good (the graph probe's {@code delay_max_us}, {@code xruns}). @since 2.1 */
+        public List<String> synonyms() {
+            return synonyms;
+        }
+
+        /** Names accepted for one release with a note, then refused. @since 2.1 */
+        public List<String> deprecated() {
+            return deprecated;
         }
 
         /** The threshold called {@code name} (its key or an alias), or null. */
         public static Threshold named(String name) {
             for (Threshold t : values()) {
-                if (t.key.equals(name) || t.aliases.contains(name)) {
+                if (t.key.equals(name) || t.synonyms.contains(name) || t.deprecated.contains(name)) {
                     return t;
                 }
             }
@@ -84,7 +105,7 @@ public final class RunSchema {
                 l.add(t.key);
             }
             for (Threshold t : values()) {
-                l.addAll(t.aliases);
+                l.addAll(t.aliases());
             }
             return l;
         }

@@ -5,8 +5,11 @@
  * and thresholds. What a probe's own code uses (the recorder, parameter checks,
  * busy windows) is the toolkit, {@link rtbox.core.toolkit}, versioned on its own. 2.0.0:
  * those classes moved there, and Reports to rtbox.report with every other report writer;
- * in the same release, a progress listener can ask for a stop (stopRequested).
+ * in the same release, a progress listener can ask for a stop (stopRequested). 2.1.0: the one
+ * reader of a run request's JSON ({@link rtbox.core.RunRequests}, with {@link rtbox.core.PolicySpec}
+ * moved here from rtbox.plan), thresholds' synonyms and deprecated names, and the one verdict
+ * rule's public face ({@link rtbox.core.VerdictRule}).
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("2.0.0")
+@org.osgi.annotation.versioning.Version("2.1.0")
 package rtbox.core;

@@ -10,6 +10,7 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -37,6 +38,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import rtbox.api.result.Verdict;
+import rtbox.core.RunRequests;
+import rtbox.core.RunSchema;
 import rtbox.mqtt.protocol.Codec;
 import rtbox.mqtt.protocol.Message;
 import rtbox.mqtt.protocol.ProtocolException;
@@ -78,6 +81,18 @@ public class CtlCommand implements Callable<Integer> {
      * {@code ctl run -D}, in rtbox's one time grammar (RunSchema.duration): checked here
      * before the command is sent, read again by the appliance. Public for RunSchemaTest.
      */
+    /**
+     * {@code --policy} and {@code -p} as the run request's one policy text ({@code fifo:80}); a
+     * priority alone means SCHED_FIFO, as with {@code rtbox run -p}. Null when neither is given.
+     */
+    static String policy(String policy, Integer priority) {
+        boolean prio = priority != null && priority > 0;
+        if (policy == null && !prio) {
+            return null;
+        }
+        return (policy == null ? "fifo" : policy) + (prio ? ":" + priority : "");
+    }
+
     public static long durationNs(String duration) throws rtbox.api.RtboxException {
         return rtbox.core.RunSchema.duration("duration", duration);
     }
@@ -299,17 +314,23 @@ public class CtlCommand implements Callable<Integer> {
         public Integer call() throws Exception {
             PrintWriter o = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
+            // The one run-request shape (rtbox.core's RunRequests, docs/schema/run-request.schema.json),
+            // checked here by the reader the appliance uses, so a bad value is refused before it is sent.
+            JsonObject cmd = new JsonObject();
+            cmd.addProperty("probe", probe);
             JsonObject params = new JsonObject();
-            params.addProperty("duration", duration);
             if (intervalUs != null) params.addProperty("interval_us", intervalUs);
-            if (priority != null) params.addProperty("priority", priority);
-            if (policy != null) params.addProperty("policy", policy);
             if (cpus != null) params.addProperty("cpus", cpus);
+            cmd.add("parameters", params);
+            String policyText = policy(policy, priority);
+            if (policyText != null) cmd.addProperty("policy", policyText);
+            cmd.addProperty("duration", duration);
             JsonObject thresholds = new JsonObject();
-            if (maxLatencyUs != null) thresholds.addProperty("max_latency_us", maxLatencyUs);
-            if (maxP99Us != null) thresholds.addProperty("max_p99_us", maxP99Us);
+            if (maxLatencyUs != null) thresholds.addProperty(RunSchema.Threshold.MAX_LATENCY.key(), maxLatencyUs);
+            if (maxP99Us != null) thresholds.addProperty(RunSchema.Threshold.MAX_P99.key(), maxP99Us);
+            cmd.add("thresholds", thresholds);
             try {
-                durationNs(duration);
+                RunRequests.request(cmd, Set.of(), "ctl run", new ArrayList<>());
             } catch (rtbox.api.RtboxException e) {
                 err.println("rtbox ctl: " + e.getMessage());
                 return ERROR;
@@ -329,10 +350,6 @@ public class CtlCommand implements Callable<Integer> {
             Map<String, Verdict.Outcome> codes = new TreeMap<>();
             try {
                 for (String a : names) {
-                    JsonObject cmd = new JsonObject();
-                    cmd.addProperty("probe", probe);
-                    cmd.add("parameters", params);
-                    cmd.add("thresholds", thresholds);
                     requests.put(Broker.send(c, a, "run", cmd), a);
                 }
                 long durationMs = durationNs(duration) / 1_000_000;

@@ -50,7 +50,8 @@ public class RunVerbs implements Verbs {
         } else {
             runId = UUID.randomUUID().toString();
         }
-        RunRequest request = RunJson.parse(c, "mqtt run " + requestId);
+        java.util.List<String> notes = new java.util.ArrayList<>();
+        RunRequest request = RunJson.parse(c, "mqtt run " + requestId, notes);
         if (!runner.probes().contains(request.probe())) {
             return Reply.notFound("no probe '" + request.probe() + "' on " + station.appliance() + ": there are "
                     + String.join(", ", new TreeSet<>(runner.probes())));
@@ -80,7 +81,14 @@ public class RunVerbs implements Verbs {
         body.addProperty("run", runId);
         body.addProperty("progress", Topics.progress(appliance, runId));
         body.addProperty("result", Topics.result(appliance, runId));
-        return Reply.ok("run " + runId + " started: " + request.probe() + " " + request.parameters(), body);
+        if (!notes.isEmpty()) {
+            // Names deprecated by the one run-request shape: still read, and the sender is told.
+            com.google.gson.JsonArray n = new com.google.gson.JsonArray();
+            notes.forEach(n::add);
+            body.add("notes", n);
+        }
+        return Reply.ok("run " + runId + " started: " + request.probe() + " " + request.parameters()
+                + (notes.isEmpty() ? "" : "; " + notes.size() + " deprecated name(s): see notes"), body);
     }
 
     /**

@@ -19,51 +19,78 @@ class RunJsonTest {
     }
 
     @Test
-    void readsTheCommandLinesNames() throws Exception {
-        RunRequest r = parse("{\"probe\":\"timer\",\"parameters\":{\"duration\":\"10s\",\"priority\":80,"
-                + "\"cpus\":\"0-1\",\"interval_us\":200,\"options\":{\"clock\":\"mono\"}},"
-                + "\"thresholds\":{\"max_latency_us\":100},\"loads\":[\"pipe:mode=rtt\"]}");
+    void readsTheOneShapeThePlanCellHas() throws Exception {
+        java.util.List<String> notes = new java.util.ArrayList<>();
+        RunRequest r = RunJson.parse(JsonParser.parseString("{\"run\":\"r1\",\"probe\":\"timer\",\"policy\":\"fifo:80\","
+                + "\"duration\":\"10s\",\"parameters\":{\"cpus\":\"0-1\",\"interval_us\":200,\"options\":{\"clock\":\"mono\"}},"
+                + "\"thresholds\":{\"max_us\":100,\"p99_us\":50},\"loads\":[\"pipe:mode=rtt\"]}").getAsJsonObject(), "test",
+                notes);
+        assertEquals(java.util.List.of(), notes);
+        assertEquals(10_000_000_000L, r.parameters().durationNs);
+        assertEquals(SchedPolicy.FIFO, r.parameters().policy);
+        assertEquals(80, r.parameters().priority);
+        assertArrayEquals(new int[] {0, 1}, r.parameters().cpus);
+        assertEquals(100, r.thresholds().maxLatencyUs());
+        assertEquals(50, r.thresholds().p99Us());
+    }
+
+    @Test
+    void readsTheOldNamesWithADeprecationNote() throws Exception {
+        java.util.List<String> notes = new java.util.ArrayList<>();
+        RunRequest r = RunJson.parse(JsonParser.parseString("{\"probe\":\"timer\",\"parameters\":{\"duration\":\"10s\","
+                + "\"priority\":80,\"cpus\":\"0-1\",\"interval_us\":200,\"options\":{\"clock\":\"mono\"}},"
+                + "\"thresholds\":{\"max_latency_us\":100,\"jvm_stall_budget_us\":500},\"loads\":[\"pipe:mode=rtt\"]}")
+                .getAsJsonObject(), "test", notes);
         assertEquals("timer", r.probe());
         assertEquals(10_000_000_000L, r.parameters().durationNs);
         assertEquals(SchedPolicy.FIFO, r.parameters().policy);
+        assertEquals(80, r.parameters().priority);
         assertArrayEquals(new int[] {0, 1}, r.parameters().cpus);
         assertEquals(200, r.parameters().intervalUs);
         assertEquals("mono", r.parameters().options.get("clock"));
         assertEquals(100, r.thresholds().maxLatencyUs());
-        assertEquals(1000, r.thresholds().jvmStallBudgetUs());
+        assertEquals(500, r.thresholds().jvmStallBudgetUs());
         assertEquals("pipe", r.loads().get(0).name());
+        assertEquals(4, notes.size(), notes.toString());
+        assertTrue(notes.contains("$.thresholds.max_latency_us: deprecated name (accepted until the next release): write"
+                + " max_us"), notes.toString());
+        assertTrue(notes.stream().anyMatch(n -> n.startsWith("$.parameters.duration: deprecated")), notes.toString());
     }
 
     @Test
     void errorsNameTheField() {
         assertTrue(assertThrows(RtboxException.class, () -> parse("{\"parameters\":{}}")).getMessage()
-                .contains("probe is missing"));
+                .startsWith("$.probe: missing"));
         assertTrue(assertThrows(RtboxException.class, () -> parse("{\"probe\":\"timer\",\"parameters\":{}}"))
-                .getMessage().contains("duration"));
+                .getMessage().startsWith("$.duration: missing"));
+        RtboxException e = assertThrows(RtboxException.class,
+                () -> parse("{\"probe\":\"timer\",\"duration\":\"1s\",\"parameters\":{\"cpus\":\"x\"}}"));
+        assertTrue(e.getMessage().startsWith("$.parameters.cpus: "), e.getMessage());
+        assertEquals("cpus", e.subject());
         assertTrue(assertThrows(RtboxException.class,
-                () -> parse("{\"probe\":\"timer\",\"parameters\":{\"duration\":\"1s\",\"cpus\":\"x\"}}"))
-                .getMessage().contains("parameters.cpus"));
+                () -> parse("{\"probe\":\"timer\",\"duration\":\"1s\",\"parameters\":{\"prio\":1}}"))
+                .getMessage().startsWith("$.parameters.prio: unknown key"));
         assertTrue(assertThrows(RtboxException.class,
-                () -> parse("{\"probe\":\"timer\",\"parameters\":{\"duration\":\"1s\",\"prio\":1}}"))
-                .getMessage().contains("unknown field prio"));
+                () -> parse("{\"probe\":\"timer\",\"duration\":\"1s\",\"policy\":\"fifo:120\"}"))
+                .getMessage().startsWith("$.policy: 'fifo:120': priority '120' is not 1 to 99"));
         assertTrue(assertThrows(RtboxException.class,
-                () -> parse("{\"probe\":\"timer\",\"parameters\":{\"duration\":\"1s\",\"priority\":120}}"))
-                .getMessage().contains("priority 120 is out of range"));
+                () -> parse("{\"probe\":\"timer\",\"duration\":\"1s\",\"tuning\":{\"nice\":-5}}"))
+                .getMessage().startsWith("$.tuning: needs the scheduling tuner"));
     }
 
     private static String refused(String parameters) {
-        return assertThrows(RtboxException.class, () -> parse("{\"probe\":\"timer\",\"parameters\":{\"duration\":\"1s\","
-                + parameters + "}}")).getMessage();
+        return assertThrows(RtboxException.class, () -> parse("{\"probe\":\"timer\",\"duration\":\"1s\","
+                + "\"parameters\":{" + parameters + "}}")).getMessage();
     }
 
     @Test
     void cpusAreWholeAndDistinct() {
         String m = refused("\"cpus\":[0.5]");
-        assertTrue(m.contains("parameters.cpus[0] 0.5 is not a CPU number"), m);
+        assertEquals("$.parameters.cpus[0]: expected a whole number, found 0.5", m);
         m = refused("\"cpus\":[\"0\"]");
-        assertTrue(m.contains("parameters.cpus[0]"), m);
+        assertTrue(m.startsWith("$.parameters.cpus[0]"), m);
         m = refused("\"cpus\":[0,1,0,1,0,1,0,1]");
-        assertTrue(m.contains("parameters.cpus: CPU 0 is given twice"), m);
+        assertTrue(m.contains("$.parameters.cpus: CPU 0 is given twice"), m);
         m = refused("\"cpus\":\"0,1,1\"");
         assertTrue(m.contains("CPU 1 is given twice"), m);
     }

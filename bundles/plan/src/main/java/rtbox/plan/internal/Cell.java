@@ -3,6 +3,7 @@ package rtbox.plan.internal;
 import java.util.List;
 import java.util.Map;
 
+import rtbox.core.PolicySpec;
 import rtbox.api.RunParameters;
 import rtbox.core.LoadSpec;
 import rtbox.core.Thresholds;

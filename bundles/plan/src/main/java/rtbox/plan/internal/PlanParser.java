@@ -12,9 +12,11 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
 
+import rtbox.core.PolicySpec;
 import rtbox.api.RtboxException;
 import rtbox.api.RunParameters;
 import rtbox.core.LoadSpec;
+import rtbox.core.RunRequests;
 import rtbox.core.RunSchema;
 import rtbox.core.Thresholds;
 import rtbox.json.JsonProblem;
@@ -38,22 +40,22 @@ final class PlanParser {
 
     /** Most cells in one plan, the matrix expanded: 1000 one-minute cells are 17 hours. */
     static final int MAX_CELLS = 1000;
-    private static final Set<String> TOP = Set.of("rtbox_plan", "name", "description", "matrix", "cells");
-    private static final Set<String> CELL = Set.of("name", "probe", "parameters", "policy", "tuning", "loads",
-            "warmup", "duration", "thresholds");
-    private static final Set<String> PARAMETERS = Set.of("interval_us", "cpus", "histogram_us", "mlock", "options");
-    private static final Set<String> TUNING = Set.of("nice", "timer_slack_ns", "cpu_dma_latency_us", "rt_runtime_us",
-            "iso_period_ms", "iso_sample_ms");
-    /** rtbox.core.RunSchema's threshold names and the plan's older ones (max_us, p99_us, ...) as aliases. */
-    private static final Set<String> THRESHOLDS = new java.util.LinkedHashSet<>(RunSchema.Threshold.names());
-    private static final Set<String> LOAD = Set.of("workload", "parameters");
-    private static final Set<String> AXES = Set.of("policy", "load");
+    /** The plan's own members ({@code $schema}: the schema an editor completes with, docs/schema/plan.schema.json). */
+    static final Set<String> TOP = Set.of("$schema", "rtbox_plan", "name", "description", "matrix", "cells");
+    /** A cell's members: a run request's (rtbox.core's RunRequests, the one reader) and its name. */
+    private static final Set<String> CELL_ONLY = Set.of("name");
+    static final Set<String> AXES = Set.of("policy", "load");
 
     /** The result: the plan's name, its cells, and every problem found. */
-    record Parsed(String name, String description, List<Cell> cells, List<String> problems) {
+    record Parsed(String name, String description, List<Cell> cells, List<String> problems, List<String> notes) {
+        Parsed(String name, String description, List<Cell> cells, List<String> problems) {
+            this(name, description, cells, problems, List.of());
+        }
     }
 
     private final List<String> problems = new ArrayList<>();
+    /** Deprecated names read as their new ones (RunRequests), for plan check to show. */
+    private final List<String> notes = new ArrayList<>();
 
     static Parsed parse(String text) {
         return new PlanParser().run(text);
@@ -83,18 +85,14 @@ final class PlanParser {
         }
         String name = string(o, "name", "$.name", true);
         String description = string(o, "description", "$.description", false);
-        Map<String, JsonElement> baseFields = new LinkedHashMap<>();
+        JsonObject baseFields = new JsonObject();
         for (Map.Entry<String, JsonElement> e : o.entrySet()) {
-            if (!TOP.contains(e.getKey())) {
-                if (CELL.contains(e.getKey())) {
-                    baseFields.put(e.getKey(), e.getValue());
-                } else {
-                    problems.add("$." + e.getKey() + ": unknown key: known are " + known(TOP, CELL));
-                }
+            if (!TOP.contains(e.getKey()) || CELL_ONLY.contains(e.getKey())) {
+                baseFields.add(e.getKey(), e.getValue());
             }
         }
         baseFields.remove("name");
-        Spec base = spec(baseFields, "$");
+        Spec base = spec(baseFields, "$", TOP);
         List<Spec> specs = new ArrayList<>();
         JsonElement cells = o.get("cells");
         if (cells != null) {
@@ -108,15 +106,7 @@ final class PlanParser {
                         problems.add(path + ": expected a cell object, found " + kind(a.get(i)));
                         continue;
                     }
-                    Map<String, JsonElement> f = new LinkedHashMap<>();
-                    for (Map.Entry<String, JsonElement> e : a.get(i).getAsJsonObject().entrySet()) {
-                        if (CELL.contains(e.getKey())) {
-                            f.put(e.getKey(), e.getValue());
-                        } else {
-                            problems.add(path + "." + e.getKey() + ": unknown key: known in a cell are " + known(CELL));
-                        }
-                    }
-                    specs.add(base.with(spec(f, path)));
+                    specs.add(base.with(spec(a.get(i).getAsJsonObject(), path, CELL_ONLY)));
                 }
             }
         } else {
@@ -151,8 +141,8 @@ final class PlanParser {
         }
         long totalNs = 0;
         for (Spec s : specs) {
-            totalNs += s.durationNs == null ? 0 : Math.min(s.durationNs, rtbox.core.toolkit.ParameterChecks.MAX_DURATION_NS)
-                    * axes;
+            Long d = s.f.durationNs();
+            totalNs += d == null ? 0 : Math.min(d, rtbox.core.toolkit.ParameterChecks.MAX_DURATION_NS) * axes;
         }
         if (totalNs > rtbox.core.toolkit.ParameterChecks.MAX_DURATION_NS) {
             problems.add("$: the cells' durations add up to " + Math.round(totalNs / 3600e9) + " h: at most "
@@ -160,10 +150,10 @@ final class PlanParser {
         }
         List<Cell> out = new ArrayList<>();
         for (Spec s : specs) {
-            if (s.probe == null && !s.reported) {
+            if (s.f.probe() == null && !s.probeGiven) {
                 problems.add(s.path + ": no \"probe\": name one here" + (s.path.equals("$") ? "" : " or at the top"));
             }
-            if (s.durationNs == null) {
+            if (s.f.durationNs() == null && !s.durationGiven) {
                 problems.add(s.path + ": no \"duration\": give one here" + (s.path.equals("$") ? "" : " or at the top")
                         + ", e.g. \"10s\"");
             }
@@ -179,22 +169,23 @@ final class PlanParser {
         if (!problems.isEmpty()) {
             return new Parsed(name == null ? "" : name, description, List.of(), problems);
         }
-        return new Parsed(name, description, out, problems);
+        return new Parsed(name, description, out, problems, List.copyOf(notes));
     }
 
     private Cell cell(int index, Spec s, PolicySpec axisPolicy, Map.Entry<String, List<LoadSpec>> axisLoad) {
         Map<String, String> axes = new LinkedHashMap<>();
-        PolicySpec policy = s.policy == null ? PolicySpec.DEFAULT : s.policy;
+        RunRequests.Fields f = s.f;
         if (axisPolicy != null) {
-            policy = axisPolicy;
+            f = f.with(new RunRequests.Fields(null, null, null, null, null, null, axisPolicy, null, null, null, null,
+                    null, null));
             axes.put("policy", axisPolicy.text());
         }
-        List<LoadSpec> loads = new ArrayList<>(s.loads == null ? List.of() : s.loads);
+        List<LoadSpec> loads = new ArrayList<>(f.loads() == null ? List.of() : f.loads());
         if (axisLoad != null) {
             loads.addAll(axisLoad.getValue());
             axes.put("load", axisLoad.getKey());
         }
-        String probe = s.probe == null ? "?" : s.probe;
+        String probe = f.probe() == null ? "?" : f.probe();
         String name = s.name != null ? s.name : probe;
         if (axisPolicy != null) {
             name += " " + axisPolicy.text();
@@ -202,174 +193,26 @@ final class PlanParser {
         if (axisLoad != null) {
             name += " +" + axisLoad.getKey();
         }
-        Map<RunSchema.Threshold, Long> th = new java.util.EnumMap<>(RunSchema.Threshold.class);
-        if (s.thresholds != null) {
-            s.thresholds.forEach((k, v) -> th.put(RunSchema.Threshold.named(k), v));
-        }
-        Thresholds t = RunSchema.thresholds(th);
-        RunParameters.Builder b = RunParameters.builder()
-                .intervalUs(s.intervalUs == null ? 1000 : s.intervalUs)
-                .policy(policy.policy() == rtbox.api.SchedPolicy.ISO ? rtbox.api.SchedPolicy.FIFO : policy.policy())
-                .priority(policy.threadPriority())
-                .cpus(s.cpus == null ? new int[] {0} : s.cpus)
-                .durationNs(s.durationNs == null ? 0 : s.durationNs)
-                .warmupNs(s.warmupNs == null ? DEFAULT_WARMUP_NS : s.warmupNs)
-                .histogramLimitUs(s.histogramUs == null ? 10_000 : s.histogramUs)
-                .lockMemory(s.mlock != null && s.mlock);
-        if (s.options != null) {
-            s.options.forEach(b::option);
-        }
-        return new Cell(index, name, s.path, axes, probe, b.build(), policy,
-                s.tuning == null ? Map.of() : s.tuning, loads, t);
+        return new Cell(index, name, s.path, axes, probe, f.parameters(),
+                f.policy() == null ? PolicySpec.DEFAULT : f.policy(), f.tuning() == null ? Map.of() : f.tuning(), loads,
+                f.thresholdValues());
     }
 
-    /** One object's cell fields, each checked; null where absent or bad. */
-    private static final class Spec {
-        String path;
-        boolean reported;
-        String name, probe;
-        Long intervalUs, warmupNs, durationNs;
-        int[] cpus;
-        Integer histogramUs;
-        Boolean mlock;
-        Map<String, String> options, tuning;
-        PolicySpec policy;
-        List<LoadSpec> loads;
-        Map<String, Long> thresholds;
-
+    /** A base or cell: where it is, its name, and its run request's members (RunRequests, the one reader). */
+    private record Spec(String path, String name, boolean probeGiven, boolean durationGiven, RunRequests.Fields f) {
         /** This base overridden by a cell. */
         Spec with(Spec c) {
-            Spec s = new Spec();
-            s.path = c.path;
-            s.reported = reported || c.reported;
-            s.name = c.name != null ? c.name : name;
-            s.probe = c.probe != null ? c.probe : probe;
-            s.intervalUs = c.intervalUs != null ? c.intervalUs : intervalUs;
-            s.warmupNs = c.warmupNs != null ? c.warmupNs : warmupNs;
-            s.durationNs = c.durationNs != null ? c.durationNs : durationNs;
-            s.cpus = c.cpus != null ? c.cpus : cpus;
-            s.histogramUs = c.histogramUs != null ? c.histogramUs : histogramUs;
-            s.mlock = c.mlock != null ? c.mlock : mlock;
-            s.options = merge(options, c.options);
-            s.tuning = merge(tuning, c.tuning);
-            s.policy = c.policy != null ? c.policy : policy;
-            s.loads = c.loads != null ? c.loads : loads;
-            s.thresholds = merge(thresholds, c.thresholds);
-            return s;
-        }
-
-        private static <V> Map<String, V> merge(Map<String, V> a, Map<String, V> b) {
-            if (a == null) {
-                return b;
-            }
-            if (b == null) {
-                return a;
-            }
-            Map<String, V> m = new LinkedHashMap<>(a);
-            m.putAll(b);
-            return m;
+            return new Spec(c.path, c.name != null ? c.name : name, probeGiven || c.probeGiven,
+                    durationGiven || c.durationGiven, f.with(c.f));
         }
     }
 
-    private Spec spec(Map<String, JsonElement> f, String path) {
-        Spec s = new Spec();
-        s.path = path;
-        s.name = string(f, "name", path + ".name");
-        s.probe = string(f, "probe", path + ".probe");
-        if (f.containsKey("probe") && s.probe == null) {
-            s.reported = true;
-        }
-        s.warmupNs = duration(f.get("warmup"), path + ".warmup", false);
-        s.durationNs = duration(f.get("duration"), path + ".duration", true);
-        if (f.containsKey("duration") && s.durationNs == null) {
-            s.durationNs = 0L; // reported already; do not report it missing too
-        }
-        JsonElement p = f.get("parameters");
-        if (p != null) {
-            String pp = path + ".parameters";
-            JsonObject po = object(p, pp, PARAMETERS);
-            if (po != null) {
-                Long i = integer(po.get("interval_us"), pp + ".interval_us", RunSchema.MIN_INTERVAL_US,
-                        RunSchema.MAX_INTERVAL_US);
-                s.intervalUs = i;
-                Long h = integer(po.get("histogram_us"), pp + ".histogram_us", 1, RunSchema.MAX_HISTOGRAM_US);
-                s.histogramUs = h == null ? null : h.intValue();
-                JsonElement ml = po.get("mlock");
-                if (ml != null) {
-                    if (ml.isJsonPrimitive() && ml.getAsJsonPrimitive().isBoolean()) {
-                        s.mlock = ml.getAsBoolean();
-                    } else {
-                        problems.add(pp + ".mlock: expected true or false, found " + ml);
-                    }
-                }
-                JsonElement c = po.get("cpus");
-                if (c != null) {
-                    s.cpus = cpus(c, pp + ".cpus");
-                }
-                JsonElement op = po.get("options");
-                if (op != null) {
-                    s.options = strings(op, pp + ".options");
-                }
-            }
-        }
-        JsonElement pol = f.get("policy");
-        if (pol != null) {
-            s.policy = policy(pol, path + ".policy");
-        }
-        JsonElement tu = f.get("tuning");
-        if (tu != null) {
-            String tp = path + ".tuning";
-            JsonObject to = object(tu, tp, TUNING);
-            if (to != null) {
-                Map<String, String> m = new LinkedHashMap<>();
-                put(m, "nice", integer(to.get("nice"), tp + ".nice", -20, 19));
-                put(m, "timer_slack_ns", integer(to.get("timer_slack_ns"), tp + ".timer_slack_ns", 1, 1_000_000_000L));
-                put(m, "cpu_dma_latency_us", integer(to.get("cpu_dma_latency_us"), tp + ".cpu_dma_latency_us", 0,
-                        2_000_000_000L));
-                put(m, "rt_runtime_us", integer(to.get("rt_runtime_us"), tp + ".rt_runtime_us", -1, Integer.MAX_VALUE));
-                // Emulated ISO's averaging period and tick (the tuner's ranges).
-                put(m, "iso_period_ms", integer(to.get("iso_period_ms"), tp + ".iso_period_ms", 100, 600_000));
-                put(m, "iso_sample_ms", integer(to.get("iso_sample_ms"), tp + ".iso_sample_ms", 4, 10));
-                s.tuning = m;
-            }
-        }
-        JsonElement lo = f.get("loads");
-        if (lo != null) {
-            s.loads = loads(lo, path + ".loads");
-        }
-        JsonElement th = f.get("thresholds");
-        if (th != null) {
-            String tp = path + ".thresholds";
-            JsonObject to = object(th, tp, THRESHOLDS);
-            if (to != null) {
-                Map<String, Long> m = new LinkedHashMap<>();
-                Map<String, String> given = new LinkedHashMap<>();
-                for (String k : to.keySet()) {
-                    RunSchema.Threshold t = RunSchema.Threshold.named(k);
-                    if (t == null) {
-                        continue; // reported by object()
-                    }
-                    String before = given.put(t.key(), k);
-                    if (before != null) {
-                        problems.add(tp + "." + k + ": the same threshold as " + before + ": give it once (as "
-                                + t.key() + ")");
-                        continue;
-                    }
-                    Long n = integer(to.get(k), tp + "." + k, 0, Long.MAX_VALUE);
-                    if (n != null) {
-                        m.put(t.key(), n);
-                    }
-                }
-                s.thresholds = m;
-            }
-        }
-        return s;
-    }
-
-    private static void put(Map<String, String> m, String k, Long v) {
-        if (v != null) {
-            m.put(k, Long.toString(v));
-        }
+    private Spec spec(JsonObject o, String path, Set<String> alsoKnown) {
+        String name = string(o.asMap(), "name", path + ".name");
+        RunRequests.Fields f = RunRequests.read(o, path, alsoKnown, problems, notes);
+        boolean durationGiven = o.has("duration") || o.has("parameters") && o.get("parameters").isJsonObject()
+                && o.getAsJsonObject("parameters").has("duration");
+        return new Spec(path, name, o.has("probe"), durationGiven, f);
     }
 
     private List<PolicySpec> policyAxis(JsonElement e, String path) {
@@ -412,141 +255,7 @@ final class PlanParser {
     }
 
     private List<LoadSpec> loads(JsonElement e, String path) {
-        if (!e.isJsonArray()) {
-            problems.add(path + ": expected an array of loads (\"pipe:mode=rtt\" or {\"workload\": \"pipe\", "
-                    + "\"parameters\": {...}}), found " + kind(e));
-            return null;
-        }
-        List<LoadSpec> out = new ArrayList<>();
-        JsonArray a = e.getAsJsonArray();
-        for (int i = 0; i < a.size(); i++) {
-            String p = path + "[" + i + "]";
-            JsonElement x = a.get(i);
-            if (isString(x)) {
-                try {
-                    out.add(LoadSpec.parse(x.getAsString()));
-                } catch (RtboxException ex) {
-                    problems.add(p + ": " + ex.getMessage());
-                }
-            } else if (x.isJsonObject()) {
-                JsonObject lo = object(x, p, LOAD);
-                if (lo == null) {
-                    continue;
-                }
-                String w = string(lo.asMap(), "workload", p + ".workload");
-                if (w == null && !lo.has("workload")) {
-                    problems.add(p + ": no \"workload\": name the workload, e.g. \"pipe\"");
-                }
-                Map<String, String> params = lo.has("parameters") ? strings(lo.get("parameters"), p + ".parameters")
-                        : Map.of();
-                if (w != null && params != null) {
-                    out.add(new LoadSpec(w, params));
-                }
-            } else {
-                problems.add(p + ": expected a load, found " + kind(x));
-            }
-        }
-        return out;
-    }
-
-    private int[] cpus(JsonElement e, String path) {
-        if (isString(e)) {
-            try {
-                int[] c = RunSchema.cpus(path, e.getAsString());
-                if (c.length > 0) {
-                    return c;
-                }
-            } catch (RtboxException ex) {
-                problems.add(path + ": '" + e.getAsString() + "' is not a CPU list such as \"0-3,6\" or [0, 1]");
-                return null;
-            }
-        }
-        if (!e.isJsonArray() || e.getAsJsonArray().isEmpty()) {
-            problems.add(path + ": expected a CPU list such as [0, 1] or \"0-3,6\", found " + kind(e));
-            return null;
-        }
-        JsonArray a = e.getAsJsonArray();
-        int[] out = new int[a.size()];
-        for (int i = 0; i < a.size(); i++) {
-            Long c = integer(a.get(i), path + "[" + i + "]", 0, 4095);
-            if (c == null) {
-                return null;
-            }
-            out[i] = c.intValue();
-        }
-        return out;
-    }
-
-    private Map<String, String> strings(JsonElement e, String path) {
-        if (!e.isJsonObject()) {
-            problems.add(path + ": expected an object of names to values, found " + kind(e));
-            return null;
-        }
-        Map<String, String> m = new LinkedHashMap<>();
-        for (Map.Entry<String, JsonElement> x : e.getAsJsonObject().entrySet()) {
-            JsonElement v = x.getValue();
-            if (v.isJsonPrimitive()) {
-                m.put(x.getKey(), v.getAsString());
-            } else {
-                problems.add(path + "." + x.getKey() + ": expected a string, number or boolean, found " + kind(v));
-            }
-        }
-        return m;
-    }
-
-    private JsonObject object(JsonElement e, String path, Set<String> keys) {
-        if (!e.isJsonObject()) {
-            problems.add(path + ": expected an object, found " + kind(e));
-            return null;
-        }
-        for (String k : e.getAsJsonObject().keySet()) {
-            if (!keys.contains(k)) {
-                problems.add(path + "." + k + ": unknown key: known are " + known(keys));
-            }
-        }
-        return e.getAsJsonObject();
-    }
-
-    private Long integer(JsonElement e, String path, long min, long max) {
-        if (e == null) {
-            return null;
-        }
-        if (!isInt(e)) {
-            problems.add(path + ": expected a whole number, found " + e);
-            return null;
-        }
-        long v = e.getAsLong();
-        if (v < min || v > max) {
-            problems.add(path + ": " + v + " is out of range: use " + min + " to " + (max == Long.MAX_VALUE ? "any" : max));
-            return null;
-        }
-        return v;
-    }
-
-    private Long duration(JsonElement e, String path, boolean positive) {
-        if (e == null) {
-            return null;
-        }
-        long ns;
-        if (e.isJsonPrimitive() && e.getAsJsonPrimitive().isNumber()) {
-            ns = Math.round(e.getAsDouble() * 1e9);
-        } else if (isString(e)) {
-            try {
-                ns = RunSchema.duration(path, e.getAsString());
-            } catch (RtboxException ex) {
-                problems.add(path + ": '" + e.getAsString() + "' is not a time such as \"500ms\", \"10s\", \"5m\","
-                        + " \"1h\" or \"1d\"" + (e.getAsString().trim().startsWith("-") ? " (it is negative)" : ""));
-                return null;
-            }
-        } else {
-            problems.add(path + ": expected a time such as \"10s\", found " + kind(e));
-            return null;
-        }
-        if (ns < 0 || positive && ns == 0) {
-            problems.add(path + ": " + e + " must be " + (positive ? "more than zero" : "zero or more"));
-            return null;
-        }
-        return ns;
+        return RunRequests.loads(e, path, problems);
     }
 
     private String string(JsonObject o, String key, String path, boolean required) {
@@ -588,16 +297,7 @@ final class PlanParser {
     }
 
     private static String kind(JsonElement e) {
-        if (e == null || e.isJsonNull()) {
-            return "null";
-        }
-        if (e.isJsonObject()) {
-            return "an object";
-        }
-        if (e.isJsonArray()) {
-            return e.getAsJsonArray().isEmpty() ? "an empty array" : "an array";
-        }
-        return e.toString();
+        return RunRequests.kind(e);
     }
 
     @SafeVarargs

@@ -1,4 +1,4 @@
-package rtbox.plan.internal;
+package rtbox.core;
 
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -7,16 +7,16 @@ import java.util.Map;
 import rtbox.api.SchedPolicy;
 
 /**
- * A policy as a plan writes it: {@code other}, {@code batch}, {@code idle},
+ * A policy as a run request writes it (a plan cell, the MQTT {@code run} body; {@link RunRequests}): {@code other}, {@code batch}, {@code idle},
  * {@code fifo[:PRIO]}, {@code rr[:PRIO]}, {@code iso[@PCT][:PRIO]} (PCT: iso_cpu,
  * the CPU share; PRIO: the priority for fifo and rr; emulated SCHED_ISO, like the
  * real one, has none). {@code priority} and {@code isoCpu} are -1 when not given.
  */
-record PolicySpec(String text, SchedPolicy policy, int priority, int isoCpu) {
-    static final PolicySpec DEFAULT = new PolicySpec("other", SchedPolicy.OTHER, -1, -1);
+public record PolicySpec(String text, SchedPolicy policy, int priority, int isoCpu) {
+    public static final PolicySpec DEFAULT = new PolicySpec("other", SchedPolicy.OTHER, -1, -1);
 
     /** Parses; returns null and adds nothing else when {@code problem} receives a message. */
-    static PolicySpec parse(String text, java.util.function.Consumer<String> problem) {
+    public static PolicySpec parse(String text, java.util.function.Consumer<String> problem) {
         String t = text.trim().toLowerCase(Locale.ROOT);
         String name = t;
         int prio = -1, pct = -1;
@@ -67,12 +67,12 @@ record PolicySpec(String text, SchedPolicy policy, int priority, int isoCpu) {
     }
 
     /** Whether the scheduling tuner is needed (ISO and its share); fifo/rr/other can be set by the probe itself. */
-    boolean needsTuner() {
+    public boolean needsTuner() {
         return policy == SchedPolicy.ISO || isoCpu >= 0;
     }
 
     /** The settings for the tuner (rtbox.policy=sched). */
-    Map<String, String> tunerSettings() {
+    public Map<String, String> tunerSettings() {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("policy", policy.lowerName());
         if (priority > 0) {
@@ -85,7 +85,7 @@ record PolicySpec(String text, SchedPolicy policy, int priority, int isoCpu) {
     }
 
     /** Priority the probe threads get when no tuner decides: the given one, 50 for fifo/rr, else 0. */
-    int threadPriority() {
+    public int threadPriority() {
         if (policy.isRealtime() || policy == SchedPolicy.ISO) {
             return priority > 0 ? priority : 50;
         }
