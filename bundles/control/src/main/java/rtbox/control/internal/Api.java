@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.sql.SQLException;
 import java.util.Arrays;
+import java.util.List;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -64,14 +65,18 @@ final class Api extends HttpServlet {
         } catch (BadRequest e) {
             status = e.status;
             answer = error(e.getMessage());
+            if ((status == 401 || status == 403) && !(p.length == 1 && p[0].equals("session"))) {
+                room.refusals.refused(req.getRemoteAddr(), status, method, path);
+            }
         } catch (SQLException e) {
+            // The cause to the log only: no SQL, class name or stack trace in an answer.
             LOG.warn("{} {}: {}", method, path, Db.rootMessage(e));
             status = 500;
-            answer = error("database: " + Db.rootMessage(e));
+            answer = error("the control room's database failed on this request (its log says why)");
         } catch (RuntimeException e) {
             LOG.error("{} {}: {}", method, path, e, e);
             status = 500;
-            answer = error(e.toString());
+            answer = error("the control room failed on this request (its log says why)");
         }
         settleBody(req, resp);
         send(resp, status, answer);
@@ -175,7 +180,21 @@ final class Api extends HttpServlet {
                     send(resp, 200, room.compare.references(req.getParameter("model"), req.getParameter("plan")));
                 } else if (p.length == 1 && method.equals("POST")) {
                     need(s, Role.ADMIN);
-                    send(resp, 201, room.compare.setReference(user, body(req)));
+                    JsonObject b = body(req);
+                    rtbox.json.JsonFields f = Input.fields(b, List.of("appliance", "run", "cells", "model", "tolerance",
+                            "override_reason"));
+                    Input.id(f, "appliance", true);
+                    Input.id(f, "run", true);
+                    Input.text(f, "model", Input.NAME);
+                    Input.text(f, "override_reason", 500);
+                    try {
+                        for (String cell : f.optStrings("cells") == null ? List.<String>of() : f.optStrings("cells")) {
+                            Input.check(f.at("cells"), cell, 200);
+                        }
+                    } catch (rtbox.json.JsonProblem problem) {
+                        throw new BadRequest(problem.getMessage());
+                    }
+                    send(resp, 201, room.compare.setReference(user, b));
                 } else if (p.length == 2 && method.equals("PUT")) {
                     need(s, Role.ADMIN);
                     JsonObject t = new JsonObject();
@@ -218,7 +237,19 @@ final class Api extends HttpServlet {
             case "users" -> users(req, resp, s, method, p);
             case "audit" -> {
                 get(method, p);
-                send(resp, 200, room.audit.list(offset(req), limit(req)));
+                String who = Input.param("user", req.getParameter("user"), 64);
+                String action = Input.param("action", req.getParameter("action"), 32);
+                boolean csv = "csv".equals(req.getParameter("format"));
+                JsonObject list = room.audit.list(who, action, time(req, "from"), time(req, "to"), offset(req),
+                        csv && req.getParameter("limit") == null ? 100_000 : limit(req, csv ? 100_000 : 1000));
+                if ("csv".equals(req.getParameter("format"))) {
+                    resp.setStatus(200);
+                    resp.setContentType("text/csv; charset=utf-8");
+                    resp.setHeader("Content-Disposition", "attachment; filename=\"audit.csv\"");
+                    resp.getOutputStream().write(Audit.csv(list).getBytes(StandardCharsets.UTF_8));
+                } else {
+                    send(resp, 200, list);
+                }
             }
             case "ingest" -> {
                 get(method, p);
@@ -236,7 +267,11 @@ final class Api extends HttpServlet {
             send(resp, 200, room.queries.appliance(p[1]));
         } else if (p.length == 2 && method.equals("PUT")) {
             need(s, Role.ADMIN);
-            send(resp, 200, room.setPlace(s.user(), p[1], body(req)));
+            JsonObject b = body(req);
+            rtbox.json.JsonFields f = Input.fields(b, List.of("site", "line"));
+            Input.text(f, "site", 64);
+            Input.text(f, "line", 64);
+            send(resp, 200, room.setPlace(s.user(), Input.id("appliance", p[1]), b));
         } else if (p.length == 3 && p[2].equals("selftest") && method.equals("POST")) {
             need(s, Role.OPERATOR);
             send(resp, 202, room.operations.selftest(s.user(), p[1]));
@@ -318,9 +353,9 @@ final class Api extends HttpServlet {
                     limit(req)));
         } else if (p.length == 1 && method.equals("POST")) {
             need(s, Role.OPERATOR);
-            JsonObject b = body(req);
-            send(resp, 201, room.records.issue(s.user(), Json.string(b, "appliance"), Json.string(b, "run"),
-                    Json.string(b, "comment"), "operator"));
+            rtbox.json.JsonFields b = Input.fields(body(req), List.of("appliance", "run", "comment"));
+            send(resp, 201, room.records.issue(s.user(), Input.id(b, "appliance", true), Input.id(b, "run", true),
+                    Input.text(b, "comment", Input.COMMENT), "operator"));
         } else if (p.length == 2 && p[1].equals("verify") && method.equals("GET")) {
             send(resp, 200, room.records.verify());
         } else if (p.length == 2 && method.equals("GET") && p[1].endsWith(".zip")) {
@@ -556,6 +591,19 @@ final class Api extends HttpServlet {
 
     private static JsonObject body(HttpServletRequest req) throws IOException {
         return Json.body(bytes(req, MAX_JSON_BYTES));
+    }
+
+    /** A time query parameter (ISO 8601 instant, e.g. 2026-12-06T08:00:00Z), null when absent. */
+    private static Long time(HttpServletRequest req, String name) {
+        String v = req.getParameter(name);
+        if (v == null || v.isEmpty()) {
+            return null;
+        }
+        try {
+            return java.time.Instant.parse(v).toEpochMilli();
+        } catch (java.time.format.DateTimeParseException e) {
+            throw new BadRequest("?" + name + ": '" + Input.shown(v) + "' is not a time such as 2026-12-06T08:00:00Z");
+        }
     }
 
     private static JsonObject error(String message) {

@@ -53,6 +53,7 @@ public class ControlRoom {
     Db db;
     Users users;
     Audit audit;
+    Refusals refusals;
     Queries queries;
     Events events;
     Ingest ingest;
@@ -79,6 +80,7 @@ public class ControlRoom {
             db = ControlCommand.openDb(s, data);
             users = new Users(db);
             audit = new Audit(db);
+            refusals = new Refusals(audit);
             adminPasswordFile = data.resolve("control").resolve("admin-password");
             adminMade = users.ensureAdmin(adminPasswordFile);
             queries = new Queries(db);
@@ -229,6 +231,9 @@ public class ControlRoom {
         if (context != null) {
             context.unregister();
             context = null;
+        }
+        if (refusals != null) {
+            refusals.flush();
         }
         if (sweeper != null) {
             sweeper.shutdownNow();

@@ -15,6 +15,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.jar.JarInputStream;
 import java.util.jar.Manifest;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
@@ -25,6 +28,7 @@ import com.google.gson.JsonObject;
  * Every one goes to the audit log with who did it.
  */
 final class Operations {
+    private static final Logger LOG = LoggerFactory.getLogger("rtbox.control.operations");
     static final long REPLY_MS = 20_000;
     private final Db db;
     private final Commander commander;
@@ -40,14 +44,18 @@ final class Operations {
 
     /** POST /api/v1/starts. */
     JsonObject start(String user, JsonObject req) throws IOException, SQLException {
+        // Every field checked before anything is stored or sent (the plan itself by rtbox.plan below).
+        rtbox.json.JsonFields fields = Input.fields(req, List.of("plan", "targets", "line"));
+        Input.text(fields, "line", 64);
+        List<JsonObject> targets = targets(req);
         JsonElement p = req.get("plan");
         String text;
         String name;
         if (p != null && p.isJsonObject()) {
             text = Json.GSON.toJson(p);
             name = Json.string(p.getAsJsonObject(), "name");
-        } else if (p != null && p.isJsonPrimitive()) {
-            name = p.getAsString();
+        } else if (Input.isText(p)) {
+            name = Input.check("$.plan", p.getAsString(), 200);
             text = library.text(name);
         } else {
             throw new BadRequest("plan: give a plan's name in the library or the plan itself");
@@ -58,7 +66,6 @@ final class Operations {
         }
         JsonObject plan = PlanLibrary.parse(text);
         String sha = Passwords.sha256(text.getBytes(StandardCharsets.UTF_8));
-        List<JsonObject> targets = targets(req);
         if (targets.isEmpty()) {
             throw new BadRequest("no appliance to start on: give targets or a line with online appliances");
         }
@@ -80,15 +87,30 @@ final class Operations {
     private List<JsonObject> targets(JsonObject req) throws SQLException {
         Map<String, JsonObject> out = new LinkedHashMap<>();
         JsonArray ts = Json.array(req, "targets");
+        if (req.has("targets") && ts == null) {
+            throw new BadRequest("$.targets: a list of appliances ({\"appliance\":..,\"serial\":..,\"model\":..} or ids)");
+        }
         if (ts != null) {
+            int i = 0;
             for (JsonElement e : ts) {
+                String at = "$.targets[" + i++ + "]";
                 JsonObject t = e.isJsonObject() ? e.getAsJsonObject() : null;
-                if (t == null && e.isJsonPrimitive()) {
+                if (t == null && Input.isText(e)) {
                     t = new JsonObject();
-                    t.addProperty("appliance", e.getAsString());
-                }
-                if (t == null || Json.string(t, "appliance") == null) {
-                    throw new BadRequest("targets: each needs an appliance");
+                    t.addProperty("appliance", Input.id(at, e.getAsString()));
+                } else if (t != null) {
+                    rtbox.json.JsonFields tf;
+                    try {
+                        tf = rtbox.json.JsonFields.of(t, at);
+                        tf.onlyKnown(List.of("appliance", "serial", "model"));
+                    } catch (rtbox.json.JsonProblem problem) {
+                        throw new BadRequest(problem.getMessage());
+                    }
+                    Input.id(tf, "appliance", true);
+                    Input.text(tf, "serial", Input.NAME);
+                    Input.text(tf, "model", Input.NAME);
+                } else {
+                    throw new BadRequest(at + ": an appliance id or {\"appliance\":..,\"serial\":..,\"model\":..}");
                 }
                 out.put(Json.string(t, "appliance"), t);
             }
@@ -112,10 +134,20 @@ final class Operations {
         JsonObject r = new JsonObject();
         r.addProperty("appliance", appliance);
         try {
-            // The instrument is checked just before the plan: its result goes with the run (and its record).
+            // The appliance's readiness check (disk, outbox, probes) just before the plan: its result goes with
+            // the run (and its record). It is not the measuring chain's stall self-test (rtbox selftest).
             JsonObject selftest = commander.call(appliance, "selftest", null, REPLY_MS);
             JsonObject body = new JsonObject();
             body.add("plan", plan);
+            // Audited before the command leaves: whatever happens after, who asked what for which controller is kept.
+            JsonObject sent = new JsonObject();
+            sent.addProperty("plan", Json.string(plan, "name"));
+            sent.addProperty("plan_sha256", sha);
+            sent.add("serial", target.get("serial"));
+            sent.add("model", target.get("model"));
+            try (Connection c = db.connection()) {
+                Audit.log(c, user, "start-sent", appliance, sent);
+            }
             JsonObject reply = commander.call(appliance, "plan", body, REPLY_MS);
             r.add("requestId", reply.get("requestId"));
             r.add("code", reply.get("code"));
@@ -158,8 +190,11 @@ final class Operations {
                 c.commit();
             }
         } catch (SQLException | RuntimeException e) {
+            // The cause goes to the log, not to the answer (no SQL, class or stack text leaves the control room).
+            LOG.warn("start of {} on {} by {}: {}", Json.string(plan, "name"), appliance, user, Db.rootMessage(e));
             r.addProperty("code", 500);
-            r.addProperty("message", "the control room failed: " + Db.rootMessage(e));
+            r.addProperty("message", "the control room failed to record this start (its log says why); the audit"
+                    + " log holds the start as sent");
         }
         return r;
     }
@@ -324,8 +359,9 @@ final class Operations {
             }
             askBundles(appliance);
         } catch (SQLException | RuntimeException e) {
+            LOG.warn("swap on {} by {}: {}", appliance, user, Db.rootMessage(e));
             r.addProperty("code", 500);
-            r.addProperty("message", "the control room failed: " + Db.rootMessage(e));
+            r.addProperty("message", "the control room failed during this swap (its log says why)");
         }
         return r;
     }

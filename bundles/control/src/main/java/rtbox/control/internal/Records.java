@@ -141,7 +141,7 @@ final class Records {
         if ("PASS".equals(verdict)) {
             if (selftestMs == null) {
                 throw new BadRequest(409, "refused: no self-test of '" + appliance + "' before this run: a PASS record"
-                        + " needs the instrument checked");
+                        + " needs the appliance's readiness check");
             }
             if (!Boolean.TRUE.equals(selftestOk)) {
                 throw new BadRequest(409, "refused: the self-test of '" + appliance + "' before this run failed: "
@@ -300,7 +300,8 @@ final class Records {
         JsonObject plan = Json.object(r, "plan");
         row(h, "Plan", Json.string(plan, "name") + " (SHA-256 " + Json.string(plan, "sha256") + ")");
         JsonObject st = Json.object(r, "selftest");
-        row(h, "Self-test before the run", st == null ? "none" : (Boolean.TRUE.equals(st.has("ok")
+        row(h, "Appliance readiness check before the run (disk, outbox, probes; not the measuring chain's"
+                + " stall self-test)", st == null ? "none" : (Boolean.TRUE.equals(st.has("ok")
                 && st.get("ok").getAsBoolean()) ? "passed" : "FAILED") + ", " + Json.string(st, "at") + " ("
                 + Json.string(st, "age_s") + " s before the run): " + Json.string(st, "message"));
         row(h, "Started by", Json.string(r, "started_by"));
