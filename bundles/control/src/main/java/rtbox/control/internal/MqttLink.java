@@ -2,17 +2,12 @@ package rtbox.control.internal;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.io.FileInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import java.security.cert.Certificate;
-import java.security.cert.CertificateFactory;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -22,8 +17,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 
 import org.eclipse.paho.client.mqttv3.IMqttDeliveryToken;
 import org.eclipse.paho.client.mqttv3.MqttCallbackExtended;
@@ -33,7 +26,10 @@ import org.eclipse.paho.client.mqttv3.MqttException;
 import org.eclipse.paho.client.mqttv3.MqttMessage;
 import org.eclipse.paho.client.mqttv3.persist.MemoryPersistence;
 
+import rtbox.mqtt.client.ClientOptions;
+import rtbox.mqtt.client.Clients;
 import rtbox.mqtt.protocol.Codec;
+import rtbox.mqtt.protocol.Tls;
 import rtbox.mqtt.protocol.Topics;
 
 /**
@@ -112,32 +108,19 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
     MqttLink(String broker, String clientId, String user, String password, String trustStore, String sharedGroup,
             Ingest ingest) throws MqttException, IOException, GeneralSecurityException {
         this.ingest = ingest;
-        String[] uris = uris(broker);
-        client = new MqttClient(uris[0], clientId, new MemoryPersistence());
-        options = new MqttConnectOptions();
         // A cluster's nodes, tried in order at each (re)connection (docs/fleet.md).
-        options.setServerURIs(uris);
+        javax.net.SocketFactory tls = trustStore != null && !trustStore.isEmpty()
+                ? ClientOptions.tls(Tls.context(trustStore, null, null, null)) : null;
+        ClientOptions common = new ClientOptions(broker, user, password, tls, 30, 10);
+        client = new MqttClient(common.firstUri(), clientId, new MemoryPersistence());
+        options = common.v3();
         options.setCleanSession(false);
         options.setAutomaticReconnect(true);
         options.setMaxInflight(1000);
-        options.setKeepAliveInterval(30);
-        options.setConnectionTimeout(10);
         options.setMqttVersion(MqttConnectOptions.MQTT_VERSION_3_1_1);
-        if (user != null && !user.isEmpty()) {
-            options.setUserName(user);
-        }
-        if (password != null) {
-            options.setPassword(password.toCharArray());
-        }
-        javax.net.SocketFactory tls = trustStore != null && !trustStore.isEmpty()
-                ? ssl(Path.of(trustStore)).getSocketFactory() : null;
-        if (tls != null) {
-            options.setSocketFactory(tls);
-            options.setHttpsHostnameVerificationEnabled(true);
-        }
         boolean sharing = sharedGroup != null && !sharedGroup.isEmpty();
         String[] topics = sharing ? UNSHARED_TOPICS : new String[] {Decoder.UP + "#"};
-        shared = sharing ? new SharedIngest(broker, clientId + "-shared", user, password, tls, sharedGroup,
+        shared = sharing ? new SharedIngest(common, clientId + "-shared", sharedGroup,
                 this::enqueue) : null;
         client.setManualAcks(true);
         client.setCallback(new MqttCallbackExtended() {
@@ -326,54 +309,8 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        try {
-            if (client.isConnected()) {
-                client.disconnect(5000);
-            }
-        } catch (MqttException e) {
-            try {
-                client.disconnectForcibly(1000, 1000);
-            } catch (MqttException ignored) {
-                // closing anyway
-            }
-        }
-        try {
-            client.close(true);
-        } catch (MqttException e) {
-            LOG.warn("close: {}", String.valueOf(e));
-        }
-    }
-
-    /** A PEM CA file (mosquitto's cafile) or a PKCS12/JKS trust store without password. */
-    static SSLContext ssl(Path trust) throws IOException, GeneralSecurityException {
-        KeyStore ks;
-        String name = trust.getFileName().toString().toLowerCase(java.util.Locale.ROOT);
-        if (name.endsWith(".pem") || name.endsWith(".crt") || name.endsWith(".cer")) {
-            ks = KeyStore.getInstance(KeyStore.getDefaultType());
-            ks.load(null, null);
-            try (FileInputStream in = new FileInputStream(trust.toFile())) {
-                Collection<? extends Certificate> certs = CertificateFactory.getInstance("X.509").generateCertificates(in);
-                int i = 0;
-                for (Certificate c : certs) {
-                    ks.setCertificateEntry("ca" + i++, c);
-                }
-            }
-        } else {
-            ks = KeyStore.getInstance(name.endsWith(".jks") ? "JKS" : "PKCS12");
-            try (FileInputStream in = new FileInputStream(trust.toFile())) {
-                ks.load(in, null);
-            }
-        }
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(ks);
-        SSLContext ctx = SSLContext.getInstance("TLS");
-        ctx.init(null, tmf.getTrustManagers(), null);
-        return ctx;
-    }
-
-    /** {@code brokers}: one URI or several, comma-separated. */
-    static String[] uris(String brokers) {
-        return brokers.trim().split("\\s*,\\s*");
+        Clients.close(client::isConnected, () -> client.disconnect(5000), () -> client.disconnectForcibly(1000, 1000),
+                () -> client.close(true), problem -> LOG.warn("close: {}", problem));
     }
 
     static String readSecret(String file) throws IOException {

@@ -1,9 +1,5 @@
 package rtbox.control.internal;
 
-import java.nio.charset.StandardCharsets;
-
-import javax.net.SocketFactory;
-
 import org.eclipse.paho.mqttv5.client.IMqttToken;
 import org.eclipse.paho.mqttv5.client.MqttCallback;
 import org.eclipse.paho.mqttv5.client.MqttClient;
@@ -16,6 +12,9 @@ import org.eclipse.paho.mqttv5.common.MqttSubscription;
 import org.eclipse.paho.mqttv5.common.packet.MqttProperties;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import rtbox.mqtt.client.ClientOptions;
+import rtbox.mqtt.client.Clients;
 
 /**
  * The results of a fleet, shared between control-room instances: an MQTT 5 session (Eclipse
@@ -54,32 +53,21 @@ final class SharedIngest implements AutoCloseable {
     private final String group;
     private final Connections connections = new Connections();
 
-    SharedIngest(String broker, String clientId, String user, String password, SocketFactory tls, String group,
-            Sink sink) throws java.io.IOException {
+    SharedIngest(ClientOptions common, String clientId, String group, Sink sink) throws java.io.IOException {
         this.group = group;
         try {
-            client = new MqttClient(MqttLink.uris(broker)[0], clientId, new MemoryPersistence());
+            client = new MqttClient(common.firstUri(), clientId, new MemoryPersistence());
         } catch (MqttException e) {
-            throw new java.io.IOException("the shared results' MQTT 5 client for " + broker + ": " + e, e);
+            throw new java.io.IOException("the shared results' MQTT 5 client for " + common.brokers() + ": " + e, e);
         }
         options = new MqttConnectionOptions();
-        options.setServerURIs(MqttLink.uris(broker));
+        common.applyTo(options::setServerURIs, options::setKeepAliveInterval, options::setConnectionTimeout,
+                options::setUserName, p -> options.setPassword(p.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                options::setSocketFactory, options::setHttpsHostnameVerificationEnabled);
         options.setCleanStart(false);
         options.setSessionExpiryInterval(SESSION_EXPIRY_S);
         options.setAutomaticReconnect(true);
-        options.setKeepAliveInterval(30);
-        options.setConnectionTimeout(10);
         options.setReceiveMaximum(MqttLink.IN_FLIGHT);
-        if (user != null && !user.isEmpty()) {
-            options.setUserName(user);
-        }
-        if (password != null) {
-            options.setPassword(password.getBytes(StandardCharsets.UTF_8));
-        }
-        if (tls != null) {
-            options.setSocketFactory(tls);
-            options.setHttpsHostnameVerificationEnabled(true);
-        }
         client.setManualAcks(true);
         client.setCallback(new MqttCallback() {
             @Override
@@ -163,21 +151,7 @@ final class SharedIngest implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            if (client.isConnected()) {
-                client.disconnect(5000);
-            }
-        } catch (MqttException e) {
-            try {
-                client.disconnectForcibly(1000, 1000);
-            } catch (MqttException ignored) {
-                // closing anyway
-            }
-        }
-        try {
-            client.close(true);
-        } catch (MqttException e) {
-            LOG.warn("close: {}", String.valueOf(e));
-        }
+        Clients.close(client::isConnected, () -> client.disconnect(5000), () -> client.disconnectForcibly(1000, 1000),
+                () -> client.close(true), problem -> LOG.warn("close: {}", problem));
     }
 }

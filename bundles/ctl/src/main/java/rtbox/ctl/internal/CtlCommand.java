@@ -40,6 +40,8 @@ import picocli.CommandLine.Spec;
 import rtbox.api.result.Verdict;
 import rtbox.core.RunRequests;
 import rtbox.core.RunSchema;
+import rtbox.mqtt.client.ClientOptions;
+import rtbox.mqtt.client.Clients;
 import rtbox.mqtt.protocol.Codec;
 import rtbox.mqtt.protocol.Message;
 import rtbox.mqtt.protocol.ProtocolException;
@@ -156,31 +158,31 @@ public class CtlCommand implements Callable<Integer> {
                 public void deliveryComplete(IMqttDeliveryToken token) {
                 }
             });
-            MqttConnectOptions o = new MqttConnectOptions();
-            o.setCleanSession(true);
-            o.setConnectionTimeout(10);
+            String p = null;
             if (user != null && !user.isBlank()) {
-                o.setUserName(user);
-                String p = password;
+                p = password;
                 if ((p == null || p.isEmpty()) && passwordFile != null && !passwordFile.isBlank()) {
                     try {
-                        p = java.nio.file.Files.readString(Path.of(passwordFile)).strip().split("\n", 2)[0].strip();
+                        p = Clients.passwordFile("--password-file", passwordFile);
                     } catch (java.io.IOException e) {
                         throw new MqttException(MqttException.REASON_CODE_FAILED_AUTHENTICATION,
                                 new java.io.IOException("cannot read --password-file " + passwordFile + ": " + e, e));
                     }
                 }
-                o.setPassword(p == null ? new char[0] : p.toCharArray());
+                p = p == null ? "" : p;
             }
+            javax.net.SocketFactory sockets = null;
             if (uri.startsWith("ssl://")) {
                 try {
-                    o.setSocketFactory(Tls.context(ca, null, cert, certPassword).getSocketFactory());
+                    sockets = ClientOptions.tls(Tls.context(ca, null, cert, certPassword));
                 } catch (java.io.IOException | java.security.GeneralSecurityException e) {
                     throw new MqttException(MqttException.REASON_CODE_CLIENT_EXCEPTION,
                             new java.io.IOException("TLS options (--ca, --cert): " + e.getMessage(), e));
                 }
-                o.setHttpsHostnameVerificationEnabled(true);
             }
+            // Paho's default keep-alive (60 s); a command's session is clean.
+            MqttConnectOptions o = new ClientOptions(uri, user, p, sockets, 60, 10).v3();
+            o.setCleanSession(true);
             c.connect(o);
             for (String t : topics) {
                 c.subscribe(t, 1);
@@ -200,13 +202,8 @@ public class CtlCommand implements Callable<Integer> {
 
         /** Paho's error with what to fix; a TLS refusal names --ca, the option that is at fault here. */
         private static String describe(MqttException e) {
-            String s = e.getMessage() + " (code " + e.getReasonCode() + ")";
-            String tls = Tls.problem(e);
-            if (tls != null) {
-                return s + ": " + tls.replace("a CA in tlsTrustStore", "a CA in --ca").replace("host in brokers",
-                        "host in --broker");
-            }
-            return e.getCause() != null ? s + ": " + e.getCause() : s;
+            return Clients.describe(e).replace("a CA in tlsTrustStore", "a CA in --ca").replace("host in brokers",
+                    "host in --broker");
         }
 
         static void close(MqttClient c) {

@@ -15,6 +15,7 @@ import org.eclipse.paho.client.mqttv3.MqttException;
 import org.eclipse.paho.client.mqttv3.MqttMessage;
 import org.eclipse.paho.client.mqttv3.persist.MqttDefaultFilePersistence;
 
+import rtbox.mqtt.client.OversizedPublish;
 import rtbox.mqtt.protocol.Status;
 import rtbox.mqtt.protocol.Topics;
 
@@ -56,7 +57,7 @@ final class Link {
     }
 
     /** Bytes of an oversized command kept to find its request id. */
-    static final int HEAD_BYTES = 512;
+    static final int HEAD_BYTES = OversizedPublish.HEAD_BYTES;
 
     private final MqttConfig config;
     private final String appliance;

@@ -1,4 +1,4 @@
-package rtbox.mqtt.internal;
+package rtbox.mqtt.client;
 
 import java.io.ByteArrayOutputStream;
 import java.io.FilterInputStream;
@@ -14,18 +14,20 @@ import javax.net.SocketFactory;
  * The broker's byte stream as Paho reads it, with every PUBLISH packet larger than the
  * limit shrunk on the way: its topic and packet id kept, its payload replaced by
  * {@link #MARKER}, the original payload size, a newline and the payload's first
- * {@link Link#HEAD_BYTES} bytes; the rest is read and dropped as it arrives. Paho reads a
+ * {@link #HEAD_BYTES} bytes; the rest is read and dropped as it arrives. Paho reads a
  * packet whole into one array and copies it again (a 12 MB command was an
  * OutOfMemoryError in Paho's receiver thread, never acknowledged, so the broker sent it
  * again at every reconnect); this way Paho holds a few hundred bytes, acknowledges the
- * packet as usual, and the Link answers it 413.
+ * packet as usual, and the appliance's Link answers it 413.
  *
  * <p>Resumable: Paho reads with a 1 s socket timeout and reads again after one; every
  * byte taken from the socket is accounted for in this object's state before the next read,
  * so a timeout between reads loses nothing. Plain TCP only: over TLS the broker's limit
  * (mosquitto {@code max_packet_size}) and the Link's size check are what bound a command.
  */
-final class OversizedPublish extends FilterInputStream {
+public final class OversizedPublish extends FilterInputStream {
+    /** How many of a shrunk payload's first bytes are kept (for the request id in a 413 answer). */
+    public static final int HEAD_BYTES = 512;
     /** The start of a shrunk payload: a NUL, which no JSON command starts with. */
     static final byte[] MARKER = "\0rtbox-oversized ".getBytes(StandardCharsets.US_ASCII);
 
@@ -53,7 +55,7 @@ final class OversizedPublish extends FilterInputStream {
     }
 
     /** A socket factory whose sockets read through this filter. */
-    static SocketFactory factory(long limit) {
+    public static SocketFactory factory(long limit) {
         return new SocketFactory() {
             @Override
             public Socket createSocket() throws IOException {
@@ -108,7 +110,7 @@ final class OversizedPublish extends FilterInputStream {
     }
 
     /** The original size when {@code payload} is a shrunk one, else -1. */
-    static long originalSize(byte[] payload) {
+    public static long originalSize(byte[] payload) {
         if (payload.length < MARKER.length || !java.util.Arrays.equals(payload, 0, MARKER.length, MARKER, 0,
                 MARKER.length)) {
             return -1;
@@ -121,7 +123,7 @@ final class OversizedPublish extends FilterInputStream {
     }
 
     /** The first bytes of the original payload that a shrunk one carries. */
-    static byte[] head(byte[] payload) {
+    public static byte[] head(byte[] payload) {
         for (int i = MARKER.length; i < payload.length; i++) {
             if (payload[i] == '\n') {
                 return java.util.Arrays.copyOfRange(payload, i + 1, payload.length);
@@ -236,7 +238,7 @@ final class OversizedPublish extends FilterInputStream {
                 return true;
             }
             case HEAD: {
-                int want = (int) Math.min(Link.HEAD_BYTES, payloadLength) - head.size();
+                int want = (int) Math.min(HEAD_BYTES, payloadLength) - head.size();
                 if (want > 0) {
                     int n = in.read(scratch, 0, want);
                     if (n < 0) {

@@ -1,4 +1,4 @@
-package rtbox.mqtt.internal;
+package rtbox.mqtt.client;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -104,7 +104,7 @@ class OversizedPublishTest {
         ByteArrayOutputStream shrunkPayload = new ByteArrayOutputStream();
         shrunkPayload.writeBytes(OversizedPublish.MARKER);
         shrunkPayload.writeBytes("300000\n".getBytes());
-        shrunkPayload.writeBytes(java.util.Arrays.copyOf(bigPayload, Link.HEAD_BYTES));
+        shrunkPayload.writeBytes(java.util.Arrays.copyOf(bigPayload, OversizedPublish.HEAD_BYTES));
         ByteArrayOutputStream expected = new ByteArrayOutputStream();
         expected.writeBytes(connack);
         expected.writeBytes(small);
@@ -115,7 +115,7 @@ class OversizedPublishTest {
 
         byte[] p = shrunkPayload.toByteArray();
         assertEquals(300_000, OversizedPublish.originalSize(p));
-        assertArrayEquals(java.util.Arrays.copyOf(bigPayload, Link.HEAD_BYTES), OversizedPublish.head(p));
+        assertArrayEquals(java.util.Arrays.copyOf(bigPayload, OversizedPublish.HEAD_BYTES), OversizedPublish.head(p));
         assertEquals(-1, OversizedPublish.originalSize("{\"requestId\":\"s\"}".getBytes()));
     }
 }

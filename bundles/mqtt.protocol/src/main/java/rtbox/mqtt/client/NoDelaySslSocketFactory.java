@@ -1,4 +1,4 @@
-package rtbox.mqtt.internal;
+package rtbox.mqtt.client;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -12,10 +12,10 @@ import javax.net.ssl.SSLSocketFactory;
  * ACK of the first, about 40 ms on Linux, on every result (bench/mqtt). Paho 1.2 makes its TLS
  * socket with {@link #createSocket()} and connects it itself.
  */
-final class NoDelaySslSocketFactory extends SSLSocketFactory {
+public final class NoDelaySslSocketFactory extends SSLSocketFactory {
     private final SSLSocketFactory tls;
 
-    NoDelaySslSocketFactory(SSLSocketFactory tls) {
+    public NoDelaySslSocketFactory(SSLSocketFactory tls) {
         this.tls = tls;
     }
 

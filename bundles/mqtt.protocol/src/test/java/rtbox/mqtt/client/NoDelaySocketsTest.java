@@ -1,4 +1,4 @@
-package rtbox.mqtt.internal;
+package rtbox.mqtt.client;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
