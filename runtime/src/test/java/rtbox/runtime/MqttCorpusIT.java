@@ -112,6 +112,8 @@ class MqttCorpusIT extends MqttFixture {
             {"\"probe\":\"timer\",\"parameters\":{\"duration\":\"1s\"},\"thresholds\":{\"max_latency_us\":-2}", "max_latency_us"},
             {"\"probe\":\"timer\",\"parameters\":{\"duration\":\"1s\"},\"thresholds\":{\"nosuch\":1}", "nosuch"},
             {"\"probe\":\"timer\",\"parameters\":{\"duration\":\"1s\"},\"loads\":7", "loads"},
+            // Issue 31: an unknown field of the run command was ignored, and the run started.
+            {"\"probe\":\"timer\",\"parameters\":{\"duration\":\"1s\"},\"treshold\":{\"max_latency_us\":5}", "treshold"},
             {"\"probe\":\"timer\",\"parameters\":{\"duration\":\"1s\"},\"loads\":\"pipe\"", "loads"},
             {"\"probe\":\"timer\",\"parameters\":{\"duration\":\"1s\"},\"loads\":[7]", "loads"},
             {"\"probe\":\"timer\",\"parameters\":{\"duration\":\"1s\"},\"loads\":[\"nosuch\"]", "nosuch"},
