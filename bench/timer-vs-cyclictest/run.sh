@@ -11,6 +11,8 @@
 #         (sched_switch, sched_wakeup, irq and softirq entry/exit; 2 MiB per CPU; mono clock)
 #   on    rtbox run timer as shipped (as root the kernel trace is on: ~1 us at p50 here)
 #   off   the same with rtbox.trace off (etc/rtbox.trace.cfg enabled=false)
+#   offp  off with the JVM started on the other CPUs (taskset): only the probe's thread, which sets
+#         its own affinity, runs on CPU; the appliance's other threads stay off it
 # Like for like: off against ct, on against ctt. For each round it prints p50, p90, p99,
 # mean and max of each arm and rtbox - cyclictest of each like-for-like pair; then in how
 # many rounds the p50s are equal and the median of the mean differences. At the end the
@@ -52,8 +54,10 @@ arm() {
       echo 1 > "$instance/tracing_on"
       ct "$out/ctt-$2.json"
       echo 0 > "$instance/tracing_on"; rmdir "$instance" ;;
-    on|off)
-      RTBOX_HOME=$out/home-$1 RTBOX_JAR=$root/runtime/target/rtbox.jar "$root/runtime/rtbox" run timer -q -m \
+    on|off|offp)
+      local pin=()
+      [ "$1" = offp ] && pin=(taskset -c "$(grep -o '[0-9]*' /sys/devices/system/cpu/online | grep -vx "$cpu" | head -1)")
+      RTBOX_HOME=$out/home-${1%p} RTBOX_JAR=$root/runtime/target/rtbox.jar "${pin[@]}" "$root/runtime/rtbox" run timer -q -m \
         -p "$prio" -i 1000 -a "$cpu" -D "${seconds}s" -h 20000 --json "$out/$1-$2.json" >"$out/log-$1-$2" 2>&1 || true ;;
   esac
 }
@@ -67,7 +71,7 @@ echo "load average at the end $(cut -d' ' -f1-3 /proc/loadavg)"
 python3 - "$out" "$rounds" "${arms[@]}" <<'PY'
 import json, sys, statistics as st
 out, rounds, arms = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-names = {"ct": "cyclictest", "ct2": "cyclictest(2)", "ctt": "cyclictest+trace", "on": "rtbox", "off": "rtbox-notrace"}
+names = {"ct": "cyclictest", "ct2": "cyclictest(2)", "offp": "rtbox-notrace-pinned", "ctt": "cyclictest+trace", "on": "rtbox", "off": "rtbox-notrace"}
 def pct(hist, n, q):
     need, acc = q * n, 0
     for k in sorted(hist, key=int):
@@ -87,7 +91,7 @@ for i, row in enumerate(rows, 1):
     print(f"{i} | " + " | ".join(f"{f['p50']}/{f['p90']}/{f['p99']}/{f['mean']:.2f}/{f['max']} ({f['n']})"
                                  for f in row.values()))
 print("(us; percentiles and mean from the 1 us histograms, as both tools truncate)")
-for rt, c in (("off", "ct"), ("on", "ctt"), ("ct2", "ct")):
+for rt, c in (("off", "ct"), ("on", "ctt"), ("ct2", "ct"), ("offp", "ct")):
     if rt not in arms or c not in arms:
         continue
     print(f"\n{names[rt]} - {names[c]}, per round:")
