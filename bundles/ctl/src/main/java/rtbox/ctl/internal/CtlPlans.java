@@ -17,8 +17,6 @@ import org.eclipse.paho.client.mqttv3.MqttClient;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParseException;
-import com.google.gson.JsonParser;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -230,8 +228,9 @@ final class CtlPlans {
             if (Files.isRegularFile(file)) {
                 JsonElement p;
                 try {
-                    p = JsonParser.parseString(Files.readString(file, StandardCharsets.UTF_8));
-                } catch (JsonParseException | IOException e) {
+                    // rtbox.json's strict reader, as the appliance reads it: refused here, not there.
+                    p = rtbox.json.StrictJson.parse(Files.readString(file, StandardCharsets.UTF_8));
+                } catch (rtbox.json.JsonProblem | IOException e) {
                     err.println("rtbox ctl: cannot read the plan " + file + ": " + e.getMessage());
                     return ERROR;
                 }

@@ -16,7 +16,6 @@ import java.util.Map;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import com.google.gson.JsonPrimitive;
 
 import rtbox.os.DurableFile;
@@ -81,13 +80,13 @@ final class ConfigTrial {
                 throw new IOException(Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS) ? "over 1 MiB"
                         : Outbox.kind(f) + ", not a file");
             }
-            JsonObject o = JsonParser.parseString(Files.readString(f, StandardCharsets.UTF_8)).getAsJsonObject();
+            JsonObject o = rtbox.json.StrictJson.object(Files.readString(f, StandardCharsets.UTF_8)).object();
             List<String> keys = new ArrayList<>();
             o.getAsJsonArray("keys").forEach(k -> keys.add(k.getAsString()));
             return new ConfigTrial(o.get("requestId").getAsString(), o.get("state").getAsString(), keys,
                     o.get("timeoutSeconds").getAsInt(), o.getAsJsonObject("previous"),
                     o.has("reason") ? o.get("reason").getAsString() : null);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | rtbox.json.JsonProblem e) {
             Appliance.LOG.warn("{} (a set-config of rtbox.mqtt on trial) does not read back ({}): removed; the "
                     + "settings stay as they are",
                     f, String.valueOf(e));

@@ -19,7 +19,6 @@ import org.osgi.service.component.annotations.Reference;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 
 import rtbox.api.RtboxException;
 import rtbox.mqtt.protocol.Outcome;
@@ -119,7 +118,9 @@ public class PlanVerbs implements Verbs {
         int cells;
         try {
             cells = plans.check(origin, text).size();
-            planName = JsonParser.parseString(text).getAsJsonObject().get("name").getAsString();
+            planName = rtbox.json.StrictJson.object(text).str("name"); // checked whole by the plan service above
+        } catch (rtbox.json.JsonProblem e) {
+            return Reply.bad(label + ": " + e.getMessage());
         } catch (PlanException e) {
             JsonObject body = new JsonObject();
             body.add("problems", Payloads.GSON.toJsonTree(e.problems()));

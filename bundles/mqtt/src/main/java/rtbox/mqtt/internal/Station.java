@@ -10,7 +10,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.function.LongFunction;
 
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 
 import rtbox.core.Build;
 import rtbox.core.Runner;
@@ -418,13 +417,12 @@ final class Station {
         long last = s.sequence();
         try {
             for (Outbox.Entry e : outbox.all()) {
-                JsonObject o = JsonParser.parseString(new String(e.payload(), StandardCharsets.UTF_8))
-                        .getAsJsonObject();
+                JsonObject o = rtbox.json.StrictJson.object(new String(e.payload(), StandardCharsets.UTF_8)).object();
                 if (o.has("run") && s.id.equals(o.get("run").getAsString()) && o.has("sequence")) {
                     last = Math.max(last, o.get("sequence").getAsLong());
                 }
             }
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | rtbox.json.JsonProblem e) {
             Appliance.LOG.warn("outbox: cannot read it back for run {}: {}", s.id, String.valueOf(e));
         }
         RunSession after = s.after(last);
