@@ -32,6 +32,17 @@ public interface Plans {
     List<String> check(String origin, String text) throws RtboxException;
 
     /**
+     * The deprecation notes of a plan that checks: each name it uses that is read as its new one
+     * until the next release ({@code $.thresholds.max_latency_us: deprecated name ...: write max_us});
+     * empty when none. {@code rtbox plan check} prints them.
+     *
+     * @since 2.3
+     */
+    default List<String> notes(Path file) throws RtboxException {
+        return List.of();
+    }
+
+    /**
      * Checks and runs a plan. Every cell's result is appended to the journal and
      * synced before the listener hears of it. A cell that fails or cannot run is
      * recorded as such and the next cell runs. Returns when all cells ran or after

@@ -122,6 +122,9 @@ class PlanCommand implements Callable<Integer>, WithoutFramework {
                 for (int i = 0; i < cells.size(); i++) {
                     out.println(String.format(Locale.ROOT, "  %2d. %s", i + 1, cells.get(i)));
                 }
+                for (String n : plans(plans).notes(file)) {
+                    spec.commandLine().getErr().println("rtbox: note: " + n);
+                }
                 return Cli.OK;
             } catch (RtboxException e) {
                 return problems(spec.commandLine().getErr(), e, file);

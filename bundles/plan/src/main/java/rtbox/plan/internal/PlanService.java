@@ -199,6 +199,11 @@ public class PlanService implements Plans {
     }
 
     @Override
+    public List<String> notes(Path file) throws RtboxException {
+        return PlanParser.parse(read(file)).notes();
+    }
+
+    @Override
     public List<String> check(String origin, String text) throws RtboxException {
         List<String> names = new ArrayList<>();
         for (Cell c : load(origin, text).parsed().cells()) {

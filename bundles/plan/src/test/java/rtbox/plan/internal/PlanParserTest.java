@@ -87,6 +87,18 @@ class PlanParserTest {
     }
 
     @Test
+    void anOldNameIsReadAsItsNewOneWithANote() {
+        PlanParser.Parsed p = PlanParser.parse("{\"rtbox_plan\": 1, \"name\": \"t\", \"probe\": \"timer\", "
+                + "\"duration\": \"1s\", \"thresholds\": {\"max_latency_us\": 500, \"jvm_stall_budget_us\": 200}}");
+        assertEquals(List.of(), p.problems());
+        assertEquals(500, p.cells().get(0).thresholds().maxLatencyUs());
+        assertEquals(200, p.cells().get(0).thresholds().jvmStallBudgetUs());
+        assertEquals(List.of("$.thresholds.max_latency_us: deprecated name (accepted until the next release): write max_us",
+                "$.thresholds.jvm_stall_budget_us: deprecated name (accepted until the next release): write jvm_stall_us"),
+                p.notes());
+    }
+
+    @Test
     void everyProblemIsReportedAtOnce() {
         PlanParser.Parsed p = PlanParser.parse("{\"rtbox_plan\": 1, \"name\": \"t\", \"probe\": \"timer\", "
                 + "\"duration\": \"soon\", \"policy\": \"fifo:0\", \"parameters\": {\"interval_us\": -1}, "
