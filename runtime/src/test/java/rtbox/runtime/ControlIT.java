@@ -348,6 +348,9 @@ class ControlIT {
             {"POST", "/plans/check", "{}", null},
             {"PUT", "/plans/..%2Fevil", "{}", null},
             {"DELETE", "/references/xyz", null, null},
+            {"POST", "/appliances/a1%23/selftest", null, "appliance: 'a1#' is not an id"},
+            {"POST", "/runs/a1/r%2B/stop", null, "is not an id"},
+            {"POST", "/swaps", "{\"sha256\":\"ab\",\"confirm\":\"ab\",\"appliances\":[\"a1/+\"]}", "$.appliances[0]"},
         };
         java.util.regex.Pattern leak = java.util.regex.Pattern.compile("SQLSTATE|SQL statement|Exception|java\\.|javax\\."
                 + "|org\\.[a-z]|com\\.google|\\tat |jdbc:|\\$Proxy|rtbox\\.control\\.internal");

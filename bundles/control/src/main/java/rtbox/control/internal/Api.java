@@ -274,10 +274,10 @@ final class Api extends HttpServlet {
             send(resp, 200, room.setPlace(s.user(), Input.id("appliance", p[1]), b));
         } else if (p.length == 3 && p[2].equals("selftest") && method.equals("POST")) {
             need(s, Role.OPERATOR);
-            send(resp, 202, room.operations.selftest(s.user(), p[1]));
+            send(resp, 202, room.operations.selftest(s.user(), Input.id("appliance", p[1])));
         } else if (p.length == 4 && p[2].equals("bundles") && p[3].equals("refresh") && method.equals("POST")) {
             need(s, Role.OPERATOR);
-            send(resp, 202, room.operations.askBundles(p[1]));
+            send(resp, 202, room.operations.askBundles(Input.id("appliance", p[1])));
         } else {
             throw notAllowed(method, p);
         }
@@ -297,7 +297,7 @@ final class Api extends HttpServlet {
             send(resp, 200, run);
         } else if (p.length == 4 && p[3].equals("stop") && method.equals("POST")) {
             need(s, Role.OPERATOR);
-            send(resp, 202, room.operations.stop(s.user(), p[1], p[2]));
+            send(resp, 202, room.operations.stop(s.user(), Input.id("appliance", p[1]), Input.id("run", p[2])));
         } else if (p.length == 4) {
             get(method, p);
             Downloads.send(room.queries, p[1], p[2], p[3], resp);

@@ -295,6 +295,19 @@ final class Operations {
     }
 
     JsonObject swap(String user, JsonObject req) throws SQLException {
+        // Every field checked before anything is sent: the ids become MQTT topics.
+        rtbox.json.JsonFields fields = Input.fields(req, List.of("sha256", "confirm", "appliances", "replace"));
+        Input.text(fields, "sha256", 64);
+        Input.text(fields, "confirm", 64);
+        Input.text(fields, "replace", 200);
+        try {
+            List<String> ids = fields.optStrings("appliances");
+            for (int i = 0; ids != null && i < ids.size(); i++) {
+                Input.id("$.appliances[" + i + "]", ids.get(i));
+            }
+        } catch (rtbox.json.JsonProblem problem) {
+            throw new BadRequest(problem.getMessage());
+        }
         String sha = Json.string(req, "sha256");
         if (sha == null || !sha.equals(Json.string(req, "confirm"))) {
             throw new BadRequest(409, "confirm must repeat the bundle's sha256 (" + sha + ")");
