@@ -12,14 +12,15 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import org.osgi.framework.BundleContext;
-import org.osgi.framework.InvalidSyntaxException;
-import org.osgi.framework.ServiceReference;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 
-import picocli.CommandLine;
 import rtbox.report.PlanReports;
 import rtbox.plan.PlanRun;
 import picocli.CommandLine.Command;
@@ -57,6 +58,15 @@ public class JobCommand implements Callable<Integer> {
     CommandSpec spec;
     @Unmatched
     List<String> args = new ArrayList<>();
+
+    /**
+     * rtbox ctl, the typed service ({@code rtbox.ctl.Ctl}), optional: the control room's runtime
+     * has this bundle without rtbox.ctl. Typed Object so that no field or method of this class
+     * names a type of that package (DS and picocli reflect on this class); only {@link #call} casts it.
+     */
+    @Reference(service = rtbox.ctl.Ctl.class, cardinality = ReferenceCardinality.OPTIONAL,
+            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
+    volatile Object ctl;
 
     private BundleContext context;
     private BrokerConfig config;
@@ -97,7 +107,7 @@ public class JobCommand implements Callable<Integer> {
             spec.commandLine().usage(err);
             return ERROR;
         }
-        Object ctl = ctl();
+        Object ctl = this.ctl;
         if (ctl == null) {
             err.println("rtbox job: rtbox ctl (the rtbox.ctl bundle) is not installed");
             return ERROR;
@@ -133,13 +143,6 @@ public class JobCommand implements Callable<Integer> {
             full.add("--user=" + CONTROL);
             full.add("--password=" + password); // in this process only: never on a command line
             full.addAll(ctlArgs.subList(1, ctlArgs.size()));
-            CommandLine cl = new CommandLine(ctl);
-            cl.setOut(spec.commandLine().getOut());
-            cl.setErr(err);
-            cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
-                err.println("rtbox job: error: " + e.getMessage());
-                return ERROR;
-            });
             Path report = report(args);
             if (report != null && Files.isDirectory(messages(report))) {
                 // Only this run's messages: an older job's in the same folder would mix in.
@@ -149,7 +152,7 @@ public class JobCommand implements Callable<Integer> {
                     }
                 }
             }
-            int code = cl.execute(full.toArray(String[]::new));
+            int code = ((rtbox.ctl.Ctl) ctl).execute(spec.commandLine().getOut(), err, full.toArray(String[]::new));
             if (report != null) {
                 PlanRun run = Files.isDirectory(messages(report)) ? JobReport.read(messages(report), APPLIANCE) : null;
                 if (run == null) {
@@ -290,10 +293,5 @@ public class JobCommand implements Callable<Integer> {
     /** Where the plan's MQTT messages go, as rtbox ctl plan --out writes them: beside the report. */
     static Path messages(Path report) {
         return report.resolve("mqtt");
-    }
-
-    private Object ctl() throws InvalidSyntaxException {
-        ServiceReference<?>[] refs = context.getServiceReferences((String) null, "(rtbox.command=ctl)");
-        return refs == null ? null : context.getService(refs[0]);
     }
 }

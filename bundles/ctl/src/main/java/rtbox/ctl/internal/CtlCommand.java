@@ -31,6 +31,7 @@ import org.osgi.service.component.annotations.Component;
 
 import com.google.gson.JsonObject;
 
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -39,6 +40,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import rtbox.api.result.Verdict;
 import rtbox.core.RunRequests;
+import rtbox.ctl.Ctl;
 import rtbox.core.RunSchema;
 import rtbox.mqtt.client.ClientOptions;
 import rtbox.mqtt.client.Clients;
@@ -62,14 +64,27 @@ import rtbox.mqtt.protocol.Topics;
  * results, swaps a bundle. Exits as every rtbox command (Verdict.Outcome.exitCode): 0 when
  * everything asked for passed, 1 when a run failed its thresholds, 2 on any error (no
  * reply, an error reply, a timeout), 3 when a run was inconclusive.
- * Registered as a service that rtbox.cli adds as a subcommand.
+ * Registered as a service that rtbox.cli adds as a subcommand, and as the typed {@link Ctl}
+ * that {@code rtbox job} runs.
  */
-@Component(service = Object.class, property = "rtbox.command=ctl")
+@Component(service = {Object.class, Ctl.class}, property = "rtbox.command=ctl")
 @Command(name = "ctl", description = "The control room over MQTT: list, run, plan, results, swap.",
         subcommands = {CtlCommand.Ls.class, CtlCommand.Run.class, CtlPlans.Plan.class, CtlPlans.Results.class,
                 CtlCommand.Swap.class})
-public class CtlCommand implements Callable<Integer> {
+public class CtlCommand implements Callable<Integer>, Ctl {
     static final int OK = Verdict.Outcome.PASS.exitCode(), ERROR = Verdict.Outcome.ERROR.exitCode();
+
+    @Override
+    public int execute(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cl = new CommandLine(this);
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            err.println("rtbox ctl: error: " + e.getMessage());
+            return ERROR;
+        });
+        return cl.execute(args);
+    }
     @Spec
     CommandSpec spec;
 
