@@ -68,6 +68,8 @@ public class ControlCommand implements Callable<Integer> {
 
     @Reference
     ConfigurationAdmin cm;
+    @Reference
+    StartFailure startFailure;
 
     private static volatile BundleContext context;
     private static volatile Settings settings;
@@ -286,8 +288,9 @@ public class ControlCommand implements Callable<Integer> {
                     return r;
                 }
             }
-            if (ControlRoom.lastFailure != null) {
-                err.println("rtbox control: cannot start: " + ControlRoom.lastFailure);
+            String failed = startFailure.reason();
+            if (failed != null) {
+                err.println("rtbox control: cannot start: " + failed);
                 return null;
             }
             Thread.sleep(100);

@@ -44,8 +44,9 @@ public class ControlRoom {
     /** The API servlet's name on the Servlet Whiteboard (rtbox control waits for it before "serving"). */
     static final String API_SERVLET = "rtbox.control.api";
     private static final Logger LOG = LoggerFactory.getLogger("rtbox.control");
-    /** Why the last start failed, for rtbox control to print (null when it did not). */
-    static volatile String lastFailure;
+    /** Why the last start failed, for rtbox control to print. */
+    @Reference
+    StartFailure startFailure;
 
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     volatile Plans plans;
@@ -73,7 +74,7 @@ public class ControlRoom {
 
     @Activate
     void activate(BundleContext bc, Settings s) throws Exception {
-        lastFailure = null;
+        startFailure.set(null);
         settings = s;
         try {
             Path data = Path.of(s.dataDir());
@@ -107,8 +108,9 @@ public class ControlRoom {
                 sweepSilence(new Silence(db, s.silentAfterSeconds() * 1000));
             }
         } catch (Exception e) {
-            lastFailure = Db.rootMessage(e);
-            LOG.warn("cannot start: {}", lastFailure);
+            String why = Db.rootMessage(e);
+            startFailure.set(why);
+            LOG.warn("cannot start: {}", why);
             deactivate();
             throw e;
         }
