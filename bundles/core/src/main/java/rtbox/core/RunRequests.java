@@ -338,7 +338,11 @@ public final class RunRequests {
                 if (t.deprecated().contains(k)) {
                     notes.add(tp + "." + k + ": deprecated name (accepted until the next release): write " + t.key());
                 }
-                Long n = whole(to.get(k), tp + "." + k, -1, Long.MAX_VALUE);
+                // A threshold that is not wanted is left out: -1 ("none") in JSON would be a second way
+                // to say it, and a negative latency in a stored request reads as a figure. Only the JVM's
+                // budget takes -1, which turns its default (1000 us) off.
+                Long n = whole(to.get(k), tp + "." + k, t == RunSchema.Threshold.JVM_STALL_BUDGET ? -1 : 0,
+                        Long.MAX_VALUE);
                 if (n != null) {
                     m.put(t, n);
                 }
@@ -390,6 +394,10 @@ public final class RunRequests {
                     JsonArray a = e.getAsJsonArray();
                     int[] out = new int[a.size()];
                     for (int i = 0; i < a.size(); i++) {
+                        if (a.get(i).isJsonNull()) {
+                            problems.add(path + "[" + i + "]: expected a CPU number, found null");
+                            return null;
+                        }
                         Long c = whole(a.get(i), path + "[" + i + "]", 0, RunSchema.MAX_CPU);
                         if (c == null) {
                             return null;

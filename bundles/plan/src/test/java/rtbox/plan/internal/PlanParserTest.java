@@ -62,7 +62,11 @@ class PlanParserTest {
             Arguments.of("bad load string", "{" + OK + ", \"matrix\": {\"load\": {\"x\": [\"pipe:mode\"]}}}",
                     "$.matrix.load.x[0]: in load 'pipe:mode': 'mode' is not KEY=VALUE"),
             Arguments.of("threshold negative", "{" + OK + ", \"thresholds\": {\"max_us\": -5}}",
-                    "$.thresholds.max_us: -5 is out of range: use -1 to any"),
+                    "$.thresholds.max_us: -5 is out of range: use 0 to any"),
+            Arguments.of("threshold -1 (leave it out for none)", "{" + OK + ", \"thresholds\": {\"max_us\": -1}}",
+                    "$.thresholds.max_us: -1 is out of range: use 0 to any"),
+            Arguments.of("a null CPU", "{" + OK + ", \"parameters\": {\"cpus\": [0, null]}}",
+                    "$.parameters.cpus[1]: expected a CPU number, found null"),
             Arguments.of("threshold misspelt", "{" + OK + ", \"thresholds\": {\"max_latency\": 5}}",
                     "$.thresholds.max_latency: unknown key: known are delay_max_us, jvm_stall_us, max_us,"
                             + " missed_deadlines, overflows, p999_us, p99_us, xruns"),
