@@ -1,12 +1,14 @@
 package rtbox.control.internal;
 
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What a test of the control room's store runs on: H2 in a file and a real PostgreSQL
@@ -17,6 +19,9 @@ abstract class BothDatabases {
     static Postgres pg;
     static int dbs;
     private final List<Db> open = new ArrayList<>();
+    /** Every file a test makes goes here: JUnit deletes it after the test (they were left in /tmp). */
+    @TempDir
+    Path tmp;
 
     @BeforeAll
     static void startPostgres() throws Exception {
@@ -46,7 +51,7 @@ abstract class BothDatabases {
 
     Db db(String kind) throws Exception {
         String url = kind.equals("h2")
-                ? "jdbc:h2:file:" + Files.createTempDirectory("rtbox-h2").resolve("control") + h2Options()
+                ? "jdbc:h2:file:" + Files.createTempDirectory(tmp, "rtbox-h2").resolve("control") + h2Options()
                 : pg.newDatabase("d" + (++dbs));
         Db db = Db.open(url, null, null);
         open.add(db);

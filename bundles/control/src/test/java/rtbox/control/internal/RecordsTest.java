@@ -82,7 +82,7 @@ class RecordsTest extends BothDatabases {
     private Path keyDir;
 
     RecordKeys keys() throws Exception {
-        keyDir = Files.createTempDirectory("rtbox-keys").resolve("keys");
+        keyDir = Files.createTempDirectory(tmp, "rtbox-keys").resolve("keys");
         return RecordKeys.open(keyDir);
     }
 
@@ -170,7 +170,7 @@ class RecordsTest extends BothDatabases {
         Records records = new Records(db, 3600_000, keys());
         run(db, "x", "FAIL", true, 60, 3000);
         records.issue("bob", "a1", "x", "as measured", "operator");
-        Path dir = Files.createTempDirectory("rtbox-export");
+        Path dir = Files.createTempDirectory(tmp, "rtbox-export");
         try (ZipInputStream z = new ZipInputStream(new java.io.ByteArrayInputStream(RecordExport.zip(db, records, 1)))) {
             for (ZipEntry e; (e = z.getNextEntry()) != null; ) {
                 Files.write(dir.resolve(e.getName()), z.readAllBytes());
