@@ -119,7 +119,7 @@ public class ControlCommand implements Callable<Integer> {
     }
 
     static String h2Url(Path data) throws IOException {
-        Files.createDirectories(data.resolve("control"));
+        OwnerOnlyFolder.ensure(data.resolve("control"));
         return "jdbc:h2:file:" + data.resolve("control").resolve("db").toAbsolutePath() + ";AUTO_SERVER=TRUE";
     }
 
