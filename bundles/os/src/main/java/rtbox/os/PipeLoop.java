@@ -240,14 +240,7 @@ public final class PipeLoop implements AutoCloseable {
     private static final byte[] X86_64 = hex(CODE_X86_64), I386 = hex(CODE_I386);
 
     static byte[] codeFor(String arch) {
-        switch (arch.toLowerCase(Locale.ROOT)) {
-            case "amd64": case "x86_64":
-                return X86_64;
-            case "x86": case "i386": case "i486": case "i586": case "i686":
-                return I386;
-            default:
-                return null;
-        }
+        return CodePages.forArch(arch, X86_64, I386);
     }
 
     static byte[] hex(String s) {

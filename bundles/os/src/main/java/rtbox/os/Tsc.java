@@ -1,9 +1,6 @@
 package rtbox.os;
 
 import java.io.IOException;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,7 +44,6 @@ public final class Tsc implements AutoCloseable {
 
     private static final Object[] NO_ARGS = new Object[0];
     /** Native.invokeLong(Function, long fp, int callFlags, Object[] args), or null. */
-    private static final MethodHandle DISPATCH = dispatchHandle();
 
     private final Pointer page;
     private final Function function;
@@ -64,7 +60,7 @@ public final class Tsc implements AutoCloseable {
         this.stub = page != null;
         this.function = stub ? Function.getFunction(page) : null;
         this.address = stub ? Pointer.nativeValue(page) : 0;
-        this.direct = stub && DISPATCH != null;
+        this.direct = stub && CodePages.INVOKE_LONG != null;
         this.fallbackReason = fallbackReason;
         if (stub && calibrate) {
             double[] c = calibrateHz(this, 5, 40_000_000L);
@@ -99,32 +95,12 @@ public final class Tsc implements AutoCloseable {
     }
 
     static byte[] stubFor(String arch) {
-        switch (arch.toLowerCase(Locale.ROOT)) {
-            case "amd64": case "x86_64":
-                return STUB_X86_64;
-            case "x86": case "i386": case "i486": case "i586": case "i686":
-                return STUB_I386;
-            default:
-                return null;
-        }
+        return CodePages.forArch(arch, STUB_X86_64, STUB_I386);
     }
 
     /** Maps the stub into a page of its own, read-execute (see {@link CodePages}). */
     static Pointer mapStub(byte[] code) throws OsException {
         return CodePages.map(code, "rdtsc stub");
-    }
-
-    private static MethodHandle dispatchHandle() {
-        // findStatic resolves this one method only. Reflection (getDeclaredMethod) would
-        // resolve every signature in Native, some of which name java.awt types: on the
-        // board's trimmed runtime, without java.desktop, that is a NoClassDefFoundError.
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(com.sun.jna.Native.class, MethodHandles.lookup());
-            return lookup.findStatic(com.sun.jna.Native.class, "invokeLong",
-                    MethodType.methodType(long.class, Function.class, long.class, int.class, Object[].class));
-        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-            return null;
-        }
     }
 
     /** The counter now, in ticks ({@link #hz()} per second). Allocates nothing on the direct path. */
@@ -135,14 +111,7 @@ public final class Tsc implements AutoCloseable {
         if (!open) {
             throw new IllegalStateException("the rdtsc stub was unmapped (Tsc closed)");
         }
-        if (direct) {
-            try {
-                return (long) DISPATCH.invokeExact(function, address, 0, NO_ARGS);
-            } catch (Throwable t) {
-                throw new IllegalStateException("rdtsc stub call failed", t);
-            }
-        }
-        return function.invokeLong(NO_ARGS);
+        return CodePages.enter(function, address, NO_ARGS, "rdtsc stub");
     }
 
     /** Whether the counter is the CPU's TSC (false: CLOCK_MONOTONIC fallback). */

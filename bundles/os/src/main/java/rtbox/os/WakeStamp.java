@@ -1,11 +1,7 @@
 package rtbox.os;
 
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.Locale;
 
 import com.sun.jna.Function;
 import com.sun.jna.LastErrorException;
@@ -64,7 +60,6 @@ public final class WakeStamp implements AutoCloseable {
     private static final int CLOCK_NANOSLEEP = WIDE ? 230 : 267, READ = WIDE ? 0 : 3;
     private static final int AT_SYSINFO = 32;
     /** Native.invokeLong(Function, long fp, int callFlags, Object[] args), or null (another JNA). */
-    private static final MethodHandle DISPATCH = dispatchHandle();
 
     /** How the sequence reads the clock after the call. */
     public enum Clock {
@@ -149,7 +144,7 @@ public final class WakeStamp implements AutoCloseable {
             entry = vsyscall != 0 ? " through __kernel_vsyscall" : " through int 0x80";
         }
         path = "machine code: " + call + entry + ", then " + stampBy + " in the same sequence"
-                + (DISPATCH == null ? " (entered through Function.invokeLong: this JNA allocates per call)" : "");
+                + (CodePages.INVOKE_LONG == null ? " (entered through Function.invokeLong: this JNA allocates per call)" : "");
     }
 
     /** clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME), stamped: glibc's clock_gettime, or JNA where the code cannot run. */
@@ -272,14 +267,7 @@ public final class WakeStamp implements AutoCloseable {
         if (!open) {
             throw new IllegalStateException("the wake-up stamp was closed");
         }
-        if (DISPATCH != null) {
-            try {
-                return (long) DISPATCH.invokeExact(function, address, 0, args);
-            } catch (Throwable t) {
-                throw new IllegalStateException("wake-up stamp call failed", t);
-            }
-        }
-        return function.invokeLong(args);
+        return CodePages.enter(function, address, args, "wake-up stamp");
     }
 
     private void jnaStamps() {
@@ -309,28 +297,9 @@ public final class WakeStamp implements AutoCloseable {
         }
     }
 
-    private static MethodHandle dispatchHandle() {
-        // As Tsc's: findStatic resolves this one method only (reflection would resolve
-        // java.awt types that the board's trimmed runtime does not have).
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(com.sun.jna.Native.class, MethodHandles.lookup());
-            return lookup.findStatic(com.sun.jna.Native.class, "invokeLong",
-                    MethodType.methodType(long.class, Function.class, long.class, int.class, Object[].class));
-        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-            return null;
-        }
-    }
-
     private static final byte[] X86_64 = PipeLoop.hex(CODE_X86_64), I386 = PipeLoop.hex(CODE_I386);
 
     static byte[] codeFor(String arch) {
-        switch (arch.toLowerCase(Locale.ROOT)) {
-            case "amd64": case "x86_64":
-                return X86_64;
-            case "x86": case "i386": case "i486": case "i586": case "i686":
-                return I386;
-            default:
-                return null;
-        }
+        return CodePages.forArch(arch, X86_64, I386);
     }
 }
