@@ -1,7 +1,10 @@
 /**
- * The embedded broker for other bundles of the control room: {@link rtbox.broker.LocalBroker}
- * starts the same Moquette set-up as {@code rtbox broker} and {@code rtbox job}.
+ * The embedded broker for other bundles: {@link rtbox.broker.LocalBroker} starts the same
+ * Moquette set-up as {@code rtbox broker} (for {@code rtbox control}), and the service
+ * {@link rtbox.broker.LocalBrokers} starts one as etc/rtbox.broker.cfg configures it (for
+ * {@code rtbox job}, rtbox.job). 1.1.0: the service, and a started broker's password, password
+ * file and subscriptions.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.0.0")
+@org.osgi.annotation.versioning.Version("1.1.0")
 package rtbox.broker;

@@ -137,7 +137,7 @@ public final class EmbeddedBroker implements AutoCloseable {
      * Waits until some client has subscribed to {@code filter} (an appliance subscribes to
      * its commands once connected: from then on a command reaches it); false on timeout.
      */
-    boolean awaitSubscription(String filter, long timeoutMs) throws InterruptedException {
+    public boolean awaitSubscription(String filter, long timeoutMs) throws InterruptedException {
         long end = System.currentTimeMillis() + timeoutMs;
         synchronized (subscribed) {
             while (!subscribed.contains(filter)) {

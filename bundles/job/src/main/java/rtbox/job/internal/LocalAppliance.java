@@ -1,4 +1,4 @@
-package rtbox.broker.internal;
+package rtbox.job.internal;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -105,7 +105,7 @@ final class LocalAppliance {
     }
 
     /** Until the appliance subscribed to its commands: false (said why) if it died or took over 2 minutes. */
-    boolean awaitOnline(EmbeddedBroker broker, PrintWriter err) throws InterruptedException, IOException {
+    boolean awaitOnline(rtbox.broker.LocalBroker broker, PrintWriter err) throws InterruptedException, IOException {
         long end = System.currentTimeMillis() + 120_000;
         String commands = "rtbox/v1/down/" + JobCommand.APPLIANCE + "/cmd/+";
         while (System.currentTimeMillis() < end) {

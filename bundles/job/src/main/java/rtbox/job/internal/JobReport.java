@@ -1,4 +1,4 @@
-package rtbox.broker.internal;
+package rtbox.job.internal;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;

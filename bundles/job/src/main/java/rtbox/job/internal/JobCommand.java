@@ -1,4 +1,4 @@
-package rtbox.broker.internal;
+package rtbox.job.internal;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -14,15 +14,14 @@ import java.util.concurrent.Callable;
 import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
-import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
-import org.osgi.service.component.annotations.ReferenceCardinality;
-import org.osgi.service.component.annotations.ReferencePolicy;
-import org.osgi.service.component.annotations.ReferencePolicyOption;
 
-import rtbox.report.PlanReports;
+import rtbox.broker.LocalBroker;
+import rtbox.broker.LocalBrokers;
+import rtbox.ctl.Ctl;
 import rtbox.plan.PlanRun;
+import rtbox.report.PlanReports;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
@@ -40,9 +39,11 @@ import picocli.CommandLine.Unmatched;
  * control room do not share its JVM, heap or CPU time with the measurement. It
  * keeps its framework storage and outbox under {@code local/} in the data folder,
  * apart from this process's (two frameworks must not share one storage folder).
+ *
+ * <p>It reaches the broker through rtbox.broker's {@link LocalBrokers} and ctl through the
+ * typed {@link Ctl} service: nothing of either bundle's implementation.
  */
-@Component(service = Object.class, property = "rtbox.command=job", configurationPid = "rtbox.broker",
-        configurationPolicy = ConfigurationPolicy.OPTIONAL)
+@Component(service = Object.class, property = "rtbox.command=job")
 @Command(name = "job", description = {
         "The all-in-one default: the embedded broker, this machine's appliance ('" + JobCommand.APPLIANCE + "')"
                 + " and one rtbox ctl command against it.",
@@ -51,7 +52,6 @@ import picocli.CommandLine.Unmatched;
         "  rtbox job run " + JobCommand.APPLIANCE + " timer -D 10s        any rtbox ctl command"})
 public class JobCommand implements Callable<Integer> {
     static final String APPLIANCE = "local";
-    static final String CONTROL = Access.CONTROL;
     private static final int ERROR = rtbox.api.result.Verdict.Outcome.ERROR.exitCode();
 
     @Spec
@@ -59,24 +59,18 @@ public class JobCommand implements Callable<Integer> {
     @Unmatched
     List<String> args = new ArrayList<>();
 
-    /**
-     * rtbox ctl, the typed service ({@code rtbox.ctl.Ctl}), optional: the control room's runtime
-     * has this bundle without rtbox.ctl. Typed Object so that no field or method of this class
-     * names a type of that package (DS and picocli reflect on this class); only {@link #call} casts it.
-     */
-    @Reference(service = rtbox.ctl.Ctl.class, cardinality = ReferenceCardinality.OPTIONAL,
-            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
-    volatile Object ctl;
+    @Reference
+    Ctl ctl;
+    @Reference
+    LocalBrokers brokers;
 
     private BundleContext context;
-    private BrokerConfig config;
     private volatile LocalAppliance appliance;
-    private volatile EmbeddedBroker broker;
+    private volatile LocalBroker broker;
 
     @Activate
-    void activate(BundleContext context, BrokerConfig config) {
+    void activate(BundleContext context) {
         this.context = context;
-        this.config = config;
     }
 
     @Deactivate
@@ -87,7 +81,7 @@ public class JobCommand implements Callable<Integer> {
             a.stop();
             appliance = null;
         }
-        EmbeddedBroker b = broker;
+        LocalBroker b = broker;
         if (b != null) {
             b.close();
         }
@@ -107,26 +101,18 @@ public class JobCommand implements Callable<Integer> {
             spec.commandLine().usage(err);
             return ERROR;
         }
-        Object ctl = this.ctl;
-        if (ctl == null) {
-            err.println("rtbox job: rtbox ctl (the rtbox.ctl bundle) is not installed");
-            return ERROR;
-        }
         String launcher = System.getProperty("rtbox.launcher");
         if (launcher == null || !Files.isExecutable(Path.of(launcher))) {
             err.println("rtbox job: start it through the rtbox launcher script (runtime/rtbox): it starts the"
                     + " appliance with it" + (launcher == null ? "" : "; " + launcher + " is not executable"));
             return ERROR;
         }
-        Path data = BrokerCommand.dataDir(context);
-        Path passwordFile = BrokerCommand.passwordFile(context, config);
-        Path local = data.resolve(APPLIANCE);
+        Path local = dataDir(context).resolve(APPLIANCE);
         Path log = local.resolve("appliance.log");
         try {
-            String password = EmbeddedBroker.password(passwordFile);
             // A free port: a broker already on 1883 (Debian's mosquitto service) must not get the job's traffic.
-            broker = EmbeddedBroker.start(0, config.maxMessageBytes(), password);
-            appliance = LocalAppliance.start(launcher, local, broker.uri(), passwordFile, log);
+            broker = brokers.start(0);
+            appliance = LocalAppliance.start(launcher, local, broker.uri(), broker.passwordFile(), log);
             err.println("rtbox job: broker on " + broker.uri() + ", appliance '" + APPLIANCE + "' starting (its log: "
                     + log + ")");
             err.flush();
@@ -140,8 +126,8 @@ public class JobCommand implements Callable<Integer> {
             List<String> full = new ArrayList<>();
             full.add(ctlArgs.get(0));
             full.add("--broker=" + broker.uri());
-            full.add("--user=" + CONTROL);
-            full.add("--password=" + password); // in this process only: never on a command line
+            full.add("--user=" + LocalBroker.CONTROL_USER);
+            full.add("--password=" + broker.password()); // in this process only: never on a command line
             full.addAll(ctlArgs.subList(1, ctlArgs.size()));
             Path report = report(args);
             if (report != null && Files.isDirectory(messages(report))) {
@@ -152,7 +138,7 @@ public class JobCommand implements Callable<Integer> {
                     }
                 }
             }
-            int code = ((rtbox.ctl.Ctl) ctl).execute(spec.commandLine().getOut(), err, full.toArray(String[]::new));
+            int code = ctl.execute(spec.commandLine().getOut(), err, full.toArray(String[]::new));
             if (report != null) {
                 PlanRun run = Files.isDirectory(messages(report)) ? JobReport.read(messages(report), APPLIANCE) : null;
                 if (run == null) {
@@ -211,7 +197,7 @@ public class JobCommand implements Callable<Integer> {
         }
         ProcessBuilder pb = new ProcessBuilder(launcher, "control", "import", messages.toString());
         pb.environment().put("RTBOX_HOME", Path.of(System.getProperty("rtbox.home", ".")).toAbsolutePath().toString());
-        pb.environment().put("RTBOX_DATA", BrokerCommand.dataDir(context).toString());
+        pb.environment().put("RTBOX_DATA", dataDir(context).toString());
         pb.redirectErrorStream(true);
         try {
             Process p = pb.start();
@@ -262,7 +248,13 @@ public class JobCommand implements Callable<Integer> {
         return a;
     }
 
-    /** The report folder a plan shorthand asked for, or null. */
+    /** The data folder (beside the framework storage): the job's appliance keeps its own under it. */
+    static Path dataDir(BundleContext context) {
+        String storage = context.getProperty("launch.storage.dir");
+        return storage != null ? Path.of(storage).toAbsolutePath().getParent()
+                : context.getDataFile("").toPath().toAbsolutePath();
+    }
+
     /** Removes {@code --NAME FILE} or {@code --NAME=FILE} from args (job's own, not ctl's); returns FILE or null. */
     static Path takeFileOption(List<String> args, String name) {
         for (int i = 0; i < args.size(); i++) {
@@ -276,6 +268,7 @@ public class JobCommand implements Callable<Integer> {
         return null;
     }
 
+    /** The report folder a plan shorthand asked for, or null. */
     static Path report(List<String> args) {
         if (args.isEmpty() || !args.get(0).endsWith(".json")) {
             return null;
