@@ -6,8 +6,8 @@ import org.osgi.annotation.versioning.ProviderType;
 
 /**
  * {@code rtbox ctl} as a typed service, for a workflow that runs a ctl command itself
- * ({@code rtbox job}) instead of finding the command object by its {@code rtbox.command}
- * property and driving picocli on it.
+ * ({@code rtbox job}) instead of finding the command among rtbox.cli's subcommands and
+ * driving picocli on it.
  */
 @ProviderType
 public interface Ctl {

@@ -17,18 +17,19 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import rtbox.cli.Subcommand;
 
 /**
  * {@code rtbox broker}: the embedded broker on its own, until the process is stopped,
  * for a control room on this machine ({@code rtbox ctl}) and appliances configured
- * with {@code passwordFile}. A service that rtbox.cli adds as a subcommand; the
+ * with {@code passwordFile}. A {@link Subcommand} of rtbox.cli's; the
  * broker runs only while the command does, and a stopping framework stops it.
  */
-@Component(service = Object.class, property = "rtbox.command=broker", configurationPid = "rtbox.broker",
+@Component(service = Subcommand.class, configurationPid = "rtbox.broker",
         configurationPolicy = ConfigurationPolicy.OPTIONAL)
 @Designate(ocd = BrokerConfig.class)
 @Command(name = "broker", description = "Runs the embedded MQTT broker (Moquette) on 127.0.0.1 until stopped (SIGTERM).")
-public class BrokerCommand implements Callable<Integer> {
+public class BrokerCommand implements Callable<Integer>, Subcommand {
     @Spec
     CommandSpec spec;
     @Option(names = "--port", description = "TCP port on 127.0.0.1 (default: the configuration's, 1883; 0: a free one).")

@@ -1,10 +1,11 @@
 package rtbox.cli.internal;
 
 import java.io.PrintWriter;
-import java.util.concurrent.Callable;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.InvalidSyntaxException;
@@ -18,6 +19,7 @@ import org.osgi.service.component.annotations.ReferencePolicy;
 import org.osgi.service.component.annotations.ReferencePolicyOption;
 
 import picocli.CommandLine;
+import rtbox.cli.Subcommand;
 import rtbox.core.Runner;
 
 /**
@@ -42,22 +44,22 @@ public class Cli implements Callable<Integer> {
      * optionally, so an appliance without it still serves and runs, and the plan commands say
      * what is missing. Typed Object so that no field or method of this class names a type
      * of that package: DS and picocli reflect on their classes, which would fail without it.
-     * Only {@link PlanCommands} casts it.
+     * Only {@link PlanCommands} casts it, to stop the plan service's runs when this component stops.
      */
     @Reference(service = rtbox.plan.Plans.class, cardinality = ReferenceCardinality.OPTIONAL,
             policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
     volatile Object plans;
 
     /**
-     * Subcommands other bundles add: picocli command objects registered with the service
-     * property {@code rtbox.command} (rtbox.mqtt's {@code ctl}). Without such a bundle they are absent.
+     * Every subcommand, this bundle's and other bundles' alike: the services of the typed
+     * {@link Subcommand} (the one way to add a command, bundles/cli/README.md). A bundle that is
+     * not installed has none.
      */
-    @Reference(service = Object.class, target = "(rtbox.command=*)", cardinality = ReferenceCardinality.MULTIPLE,
+    @Reference(service = Subcommand.class, cardinality = ReferenceCardinality.MULTIPLE,
             policy = ReferencePolicy.DYNAMIC)
-    final List<Object> extraCommands = new CopyOnWriteArrayList<>();
+    final List<Subcommand> commands = new CopyOnWriteArrayList<>();
 
     private BundleContext context;
-    private final CountDownLatch stopped = new CountDownLatch(1);
 
     /** One hook per JVM, however often this component activates. */
     private static final java.util.concurrent.atomic.AtomicBoolean SAFEPOINT_LOG_HOOK =
@@ -101,7 +103,6 @@ public class Cli implements Callable<Integer> {
             PlanCommands.stop(p);
         }
         runner.stop();
-        stopped.countDown();
     }
 
     @Override
@@ -121,21 +122,21 @@ public class Cli implements Callable<Integer> {
         return execute(args, true);
     }
 
-    /** The subcommands this bundle has itself; any other is another bundle's ({@link #extraCommands}). */
-    private static final java.util.Set<String> OWN_COMMANDS = java.util.Set.of("run", "probes", "load", "selftest",
-            "serve", "plan", "results", "help");
+    /** The commands that need rtbox.plan: without it they are {@link MissingBundleCommand}s. */
+    private static final List<String> PLAN_COMMANDS = List.of("plan", "results");
 
     /**
-     * The launcher calls this component once it is active, which may be before another
-     * bundle's command component registered (rtbox control on a loaded machine: "unknown
-     * command 'control'"): a command that is not this bundle's is waited for, 10 s at most.
+     * The launcher calls this component once it is active, which may be before the component
+     * of the command a line names registered (rtbox control on a loaded machine: "unknown
+     * command 'control'"): that command is waited for, 10 s at most.
      */
-    private void awaitExtraCommand(String[] args) {
-        if (args.length == 0 || args[0].startsWith("-") || OWN_COMMANDS.contains(args[0])) {
+    private void awaitCommand(String[] args) {
+        String name = CommandTree.wanted(args);
+        if (name == null || name.equals("help") || PLAN_COMMANDS.contains(name) && !planBundleWired()) {
             return;
         }
         long end = System.currentTimeMillis() + 10_000;
-        while (extraCommands.stream().noneMatch(c -> args[0].equals(commandName(c)))
+        while (commands.stream().noneMatch(c -> name.equals(CommandTree.name(c)))
                 && System.currentTimeMillis() < end) {
             try {
                 Thread.sleep(50);
@@ -146,35 +147,33 @@ public class Cli implements Callable<Integer> {
         }
     }
 
-    private static String commandName(Object command) {
-        CommandLine.Command c = command.getClass().getAnnotation(CommandLine.Command.class);
-        return c == null ? null : c.name();
-    }
-
     private int execute(String[] args, boolean withoutFramework) {
         if (!withoutFramework) {
-            awaitExtraCommand(args);
+            awaitCommand(args);
         }
         PrintWriter out = new PrintWriter(System.out, true);
         PrintWriter err = new PrintWriter(System.err, true);
-        boolean planBundle = planBundleWired();
         CommandTree tree = new CommandTree(args, wholeTree);
         CommandLine cl = new CommandLine(new RtboxCommand());
-        tree.add(cl, "run", RunCommand.class,
-                () -> new RunCommand(runner, planBundle ? PlanCommands.journal(() -> plans) : null));
-        tree.add(cl, "probes", ProbesCommand.class, () -> new ProbesCommand(runner));
-        tree.add(cl, "load", LoadCommand.class, () -> new LoadCommand(runner));
-        tree.add(cl, "selftest", SelftestCommand.class, () -> new SelftestCommand(runner));
-        tree.add(cl, "serve", ServeCommand.class, () -> new ServeCommand(context, stopped));
-        if (planBundle) {
-            PlanCommands.add(cl, tree, () -> plans);
-        } else {
-            cl.addSubcommand("plan", new MissingBundleCommand("plans", PLAN_BUNDLE));
-            cl.addSubcommand("results", new MissingBundleCommand("the result journal", PLAN_BUNDLE));
+        // By name: the same order whichever bundle's component registered first, with or without the framework.
+        Map<String, Subcommand> byName = new TreeMap<>();
+        for (Subcommand c : commands) {
+            String name = CommandTree.name(c);
+            if (name != null) {
+                byName.putIfAbsent(name, c);
+            }
         }
-        for (Object command : extraCommands) {
-            tree.add(cl, command);
+        for (String name : PLAN_COMMANDS) {
+            byName.putIfAbsent(name, null); // no such component: rtbox.plan is not there (or not yet)
         }
+        byName.forEach((name, c) -> {
+            if (c != null) {
+                tree.add(cl, c);
+            } else {
+                cl.addSubcommand(name, new MissingBundleCommand(name.equals("plan") ? "plans" : "the result journal",
+                        PLAN_BUNDLE));
+            }
+        });
         cl.addSubcommand("help", new CommandLine.HelpCommand());
         HelpOptions.addEverywhere(cl);
         cl.setOut(out);
@@ -215,7 +214,7 @@ public class Cli implements Callable<Integer> {
      * Whether this bundle sees rtbox.plan's API (its optional import is wired, or the classes are
      * on the plain class path). Asked before {@link PlanCommands} is touched, which names its types.
      */
-    private static boolean planBundleWired() {
+    static boolean planBundleWired() {
         try {
             Class.forName("rtbox.plan.Plans", false, Cli.class.getClassLoader());
             return true;

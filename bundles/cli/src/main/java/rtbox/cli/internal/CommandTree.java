@@ -1,10 +1,9 @@
 package rtbox.cli.internal;
 
-import java.util.function.Supplier;
-
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import rtbox.cli.Subcommand;
 
 /**
  * Builds only the branch of the command tree that a command line names (issue 15). picocli
@@ -48,19 +47,16 @@ final class CommandTree {
         return whole || name.equals(wanted);
     }
 
-    /** Adds {@code name}: made by {@code command} when built, else a stand-in from {@code type}'s annotation. */
-    void add(CommandLine parent, String name, Class<?> type, Supplier<Object> command) {
-        parent.addSubcommand(name, built(name) ? command.get() : standIn(name, type));
+    /** The name a subcommand is added under: its class's {@code @Command} name (null without one). */
+    static String name(Subcommand command) {
+        Command c = command.getClass().getAnnotation(Command.class);
+        return c == null || c.name().isEmpty() ? null : c.name();
     }
 
-    /** Adds a command object another bundle registered; its name is its class's {@code @Command} name. */
-    void add(CommandLine parent, Object command) {
-        Command c = command.getClass().getAnnotation(Command.class);
-        if (c == null || c.name().isEmpty() || built(c.name())) {
-            parent.addSubcommand(command);
-        } else {
-            parent.addSubcommand(c.name(), standIn(c.name(), command.getClass()));
-        }
+    /** Adds {@code command} under its name: {@link Subcommand#command()} when built, else a stand-in from its annotation. */
+    void add(CommandLine parent, Subcommand command) {
+        String name = name(command);
+        parent.addSubcommand(name, built(name) ? command.command() : standIn(name, command.getClass()));
     }
 
     private static CommandSpec standIn(String name, Class<?> type) {

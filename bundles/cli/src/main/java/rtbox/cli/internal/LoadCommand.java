@@ -11,6 +11,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -19,15 +22,18 @@ import picocli.CommandLine.Spec;
 import rtbox.api.RtboxException;
 import rtbox.core.LoadSpec;
 import rtbox.core.Runner;
+import rtbox.cli.Subcommand;
 
 /** {@code rtbox load NAME [K=V...] -D 5s}: runs one workload alone and prints its figures. */
+@Component(service = Subcommand.class)
 @Command(name = "load", sortOptions = false, usageHelpAutoWidth = true,
         description = {"Runs one workload alone for a while and prints its figures.",
             "Workloads: pipe (mode=oneway|rtt, ends=threads|processes, count=N), blockio (path=..., bs=512..1M, "
                     + "rate=MB/s, wrap=true|false, count=N), fairness (workers=N, work=8ms, sleep=1ms, disturber=true); "
                     + "all take policy=, priority=, nice=, cpu=."})
-class LoadCommand implements Callable<Integer> {
-    private final Runner runner;
+public class LoadCommand implements Callable<Integer>, Subcommand {
+    @Reference
+    Runner runner;
     @Spec
     CommandSpec spec;
 
@@ -42,10 +48,6 @@ class LoadCommand implements Callable<Integer> {
     Path json;
     @Option(names = "--help", usageHelp = true, description = "Show this help.")
     boolean help;
-
-    LoadCommand(Runner runner) {
-        this.runner = runner;
-    }
 
     @Override
     public Integer call() {

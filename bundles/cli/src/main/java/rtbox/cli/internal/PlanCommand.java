@@ -10,23 +10,41 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import rtbox.api.RtboxException;
+import rtbox.cli.Subcommand;
 import rtbox.plan.CellResult;
 import rtbox.plan.PlanException;
 import rtbox.report.PlanReports;
 import rtbox.plan.PlanRun;
 import rtbox.plan.Plans;
 
-/** {@code rtbox plan check FILE} and {@code rtbox plan run FILE [--report DIR]}. */
+/**
+ * {@code rtbox plan check FILE} and {@code rtbox plan run FILE [--report DIR]}. Its reference to
+ * rtbox.plan's service is mandatory: without that bundle this component is never satisfied (nor
+ * its class loaded), and rtbox.cli puts a {@link MissingBundleCommand} in its place.
+ */
+@Component(service = Subcommand.class)
 @Command(name = "plan", description = "Acceptance test plans: check one, or run it (see plans/README.md).")
-class PlanCommand implements Callable<Integer>, WithoutFramework {
+public class PlanCommand implements Callable<Integer>, WithoutFramework, Subcommand {
     @Spec
     CommandSpec spec;
+    @Reference
+    Plans plans;
+
+    @Override
+    public Object command() {
+        return new CommandLine(this).addSubcommand("check", new Check(() -> plans))
+                .addSubcommand("run", new Run(() -> plans));
+    }
 
     @Override
     public Integer call() {

@@ -7,8 +7,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.TimeZone;
 import java.util.concurrent.Callable;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
+
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -18,16 +20,18 @@ import picocli.CommandLine.Spec;
 import rtbox.api.RtboxException;
 import rtbox.report.PlanReports;
 import rtbox.plan.PlanRun;
+import rtbox.cli.Subcommand;
 import rtbox.plan.Plans;
 
 /**
  * {@code rtbox results [ID]}: the past plan runs in the journal, a page at a time, or one of
  * them in full; the journal is read as a stream either way, never built whole.
  */
+@Component(service = Subcommand.class)
 @Command(name = "results", description = "Lists the plan runs in the result journal, the newest --limit of them "
         + "(--before ID for older ones), or prints one (ID, a prefix of it, or 'last'); printing one exits with its "
         + "verdict's code, as plan run did.")
-class ResultsCommand implements Callable<Integer> {
+public class ResultsCommand implements Callable<Integer>, Subcommand {
     @Spec
     CommandSpec spec;
     @Parameters(index = "0", arity = "0..1", paramLabel = "ID", description = "The run to print.")
@@ -39,11 +43,9 @@ class ResultsCommand implements Callable<Integer> {
     int limit;
     @Option(names = "--before", paramLabel = "ID", description = "List the runs older than run ID (a page back).")
     String before;
-    private final Supplier<Plans> plans;
-
-    ResultsCommand(Supplier<Plans> plans) {
-        this.plans = plans;
-    }
+    /** Mandatory, as {@link PlanCommand}'s. */
+    @Reference
+    Plans plans;
 
     @Override
     public Integer call() {
@@ -54,7 +56,7 @@ class ResultsCommand implements Callable<Integer> {
                     + " is not a number of runs (1 or more)");
         }
         try {
-            Plans p = PlanCommand.plans(plans);
+            Plans p = PlanCommand.plans(() -> plans);
             // Summaries are small: a prefix is looked for in all of them, the run is then read alone.
             Plans.Page page = p.page(id == null ? before : null, id == null ? limit : Integer.MAX_VALUE);
             if (!page.damaged().isEmpty()) {

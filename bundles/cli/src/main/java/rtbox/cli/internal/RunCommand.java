@@ -9,6 +9,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
+
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -22,6 +28,7 @@ import rtbox.api.result.RunReport;
 import rtbox.core.LoadSpec;
 import rtbox.report.Reports;
 import rtbox.core.RunRequest;
+import rtbox.cli.Subcommand;
 import rtbox.core.Runner;
 import rtbox.core.Thresholds;
 import rtbox.report.HdrIntervalLog;
@@ -33,10 +40,17 @@ import rtbox.report.ReportCell;
  * exist, prints the summary and a verdict, and exits 0 pass, 1 fail, 2 error,
  * 3 inconclusive.
  */
+@Component(service = Subcommand.class)
 @Command(name = "run", sortOptions = false, usageHelpAutoWidth = true,
         description = "Runs a probe (timer, ...) and gives a verdict. Options mean what they mean in cyclictest.")
-class RunCommand implements Callable<Integer> {
-    private final Runner runner;
+public class RunCommand implements Callable<Integer>, Subcommand {
+    @Reference
+    Runner runner;
+
+    /** rtbox.plan's service for the result journal, optional: typed Object as {@link Cli#plans}. */
+    @Reference(service = rtbox.plan.Plans.class, cardinality = ReferenceCardinality.OPTIONAL,
+            policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
+    volatile Object plans;
     @Spec
     CommandSpec spec;
 
@@ -167,14 +181,6 @@ class RunCommand implements Callable<Integer> {
         void record(rtbox.api.result.RunReport report) throws RtboxException;
     }
 
-    /** Null without rtbox.plan: the run is then reported, not journalled. */
-    private final Journal journal;
-
-    RunCommand(Runner runner, Journal journal) {
-        this.runner = runner;
-        this.journal = journal;
-    }
-
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -278,7 +284,8 @@ class RunCommand implements Callable<Integer> {
             out.println("# " + printer.lost() + " samples were overwritten before -v could print them (the printer "
                     + "fell a whole ring behind: a slow terminal? redirect stdout to a file); the figures count them");
         }
-        // Into the result journal (synced) before it is reported anywhere.
+        // Into the result journal (synced) before it is reported anywhere; without rtbox.plan, none.
+        Journal journal = Cli.planBundleWired() ? PlanCommands.journal(() -> plans) : null;
         if (journal != null) {
             try {
                 journal.record(r);
@@ -332,7 +339,7 @@ class RunCommand implements Callable<Integer> {
      * RunSchemaTest, which checks every front end against one table.
      */
     static RunRequest request(String... args) throws RtboxException {
-        RunCommand c = new RunCommand(null, null);
+        RunCommand c = new RunCommand();
         new picocli.CommandLine(c).parseArgs(args);
         return c.request();
     }

@@ -6,6 +6,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -19,6 +22,7 @@ import rtbox.api.result.Spike;
 import rtbox.api.result.ThreadResult;
 import rtbox.core.LoadSpec;
 import rtbox.core.RunRequest;
+import rtbox.cli.Subcommand;
 import rtbox.core.Runner;
 import rtbox.core.Thresholds;
 
@@ -36,10 +40,12 @@ import rtbox.core.Thresholds;
  * process id, for at least 95 % of its stalls, with a median within 10 % of F, and never
  * call one a JVM pause. Without a kernel trace that case says so and is not counted.
  */
+@Component(service = Subcommand.class)
 @Command(name = "selftest", sortOptions = false, description = "Injects a known disturbance and checks that the "
         + "timer probe sees it and attributes it.")
-class SelftestCommand implements Callable<Integer> {
-    private final Runner runner;
+public class SelftestCommand implements Callable<Integer>, Subcommand {
+    @Reference
+    Runner runner;
     @Spec
     CommandSpec spec;
 
@@ -59,10 +65,6 @@ class SelftestCommand implements Callable<Integer> {
     long foreignEveryMs = 500;
     @Option(names = "--help", usageHelp = true, description = "Show this help.")
     boolean help;
-
-    SelftestCommand(Runner runner) {
-        this.runner = runner;
-    }
 
     @Override
     public Integer call() {

@@ -10,30 +10,42 @@ import org.osgi.framework.ServiceEvent;
 import org.osgi.framework.ServiceListener;
 import org.osgi.framework.ServiceReference;
 
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 import rtbox.api.Policy;
 import rtbox.api.Probe;
 import rtbox.api.Workload;
+import rtbox.cli.Subcommand;
 
 /**
  * Appliance mode: keeps the framework running, so that bundles dropped into deploy/
  * start and configuration in etc/ applies, until the process is stopped. Prints a
  * line whenever a probe, workload or policy comes or goes, so an operator (and the
- * tests) can see a hot-loaded bundle take effect.
+ * tests) can see a hot-loaded bundle take effect. Serves until this component is
+ * deactivated (the framework stops).
  */
+@Component(service = Subcommand.class)
 @Command(name = "serve", description = "Runs as the appliance until stopped (SIGTERM).")
-class ServeCommand implements Callable<Integer> {
+public class ServeCommand implements Callable<Integer>, Subcommand {
     private static final String FILTER = "(|(" + Probe.NAME + "=*)(" + Workload.NAME + "=*)(" + Policy.NAME + "=*))";
-    private final BundleContext context;
-    private final CountDownLatch stopped;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private BundleContext context;
     @Spec
     CommandSpec spec;
 
-    ServeCommand(BundleContext context, CountDownLatch stopped) {
+    @Activate
+    void activate(BundleContext context) {
         this.context = context;
-        this.stopped = stopped;
+    }
+
+    @Deactivate
+    void deactivate() {
+        stopped.countDown();
     }
 
     @Override

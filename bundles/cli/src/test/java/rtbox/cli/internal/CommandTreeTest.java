@@ -27,6 +27,9 @@ class CommandTreeTest {
             System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
             System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
             Cli cli = new Cli();
+            // This bundle's commands, as DS would give them (services of rtbox.cli.Subcommand).
+            cli.commands.addAll(List.of(new RunCommand(), new ProbesCommand(), new LoadCommand(),
+                    new SelftestCommand(), new ServeCommand(), new PlanCommand(), new ResultsCommand()));
             cli.wholeTree = whole;
             int code = cli.executeForTest(args);
             return new Answer(code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));

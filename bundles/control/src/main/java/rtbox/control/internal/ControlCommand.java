@@ -38,6 +38,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import rtbox.broker.LocalBroker;
+import rtbox.cli.Subcommand;
 import rtbox.control.ControlWeb;
 
 /**
@@ -46,7 +47,7 @@ import rtbox.control.ControlWeb;
  * {@code rtbox control verify} checks the acceptance records' hash chain;
  * {@code rtbox control import DIR} stores a job's messages (what {@code rtbox job} calls).
  */
-@Component(service = Object.class, property = "rtbox.command=control", configurationPid = "rtbox.control",
+@Component(service = Subcommand.class, configurationPid = "rtbox.control",
         configurationPolicy = ConfigurationPolicy.OPTIONAL)
 @Designate(ocd = Settings.class)
 @Command(name = "control", description = {"The control room: keeps, shows, compares and certifies the fleet's results.",
@@ -55,7 +56,7 @@ import rtbox.control.ControlWeb;
     "  rtbox control keys [--rotate]                   print (or rotate) the keys that sign the records",
     "  rtbox control import DIR                        store the MQTT messages rtbox job kept in DIR"},
         subcommands = {RecordCommands.Verify.class, RecordCommands.Keys.class, ControlCommand.Import.class})
-public class ControlCommand implements Callable<Integer> {
+public class ControlCommand implements Callable<Integer>, Subcommand {
     private static final int ERROR = 2;
     static final String HTTP_PID = "org.apache.felix.http";
 

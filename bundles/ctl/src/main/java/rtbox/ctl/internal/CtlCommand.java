@@ -40,6 +40,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import rtbox.api.result.Verdict;
 import rtbox.core.RunRequests;
+import rtbox.cli.Subcommand;
 import rtbox.ctl.Ctl;
 import rtbox.core.RunSchema;
 import rtbox.mqtt.client.ClientOptions;
@@ -67,11 +68,11 @@ import rtbox.mqtt.protocol.Topics;
  * Registered as a service that rtbox.cli adds as a subcommand, and as the typed {@link Ctl}
  * that {@code rtbox job} runs.
  */
-@Component(service = {Object.class, Ctl.class}, property = "rtbox.command=ctl")
+@Component(service = {Subcommand.class, Ctl.class})
 @Command(name = "ctl", description = "The control room over MQTT: list, run, plan, results, swap.",
         subcommands = {CtlCommand.Ls.class, CtlCommand.Run.class, CtlPlans.Plan.class, CtlPlans.Results.class,
                 CtlCommand.Swap.class})
-public class CtlCommand implements Callable<Integer>, Ctl {
+public class CtlCommand implements Callable<Integer>, Ctl, Subcommand {
     static final int OK = Verdict.Outcome.PASS.exitCode(), ERROR = Verdict.Outcome.ERROR.exitCode();
 
     @Override

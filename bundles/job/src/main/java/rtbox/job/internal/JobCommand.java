@@ -19,6 +19,7 @@ import org.osgi.service.component.annotations.Reference;
 
 import rtbox.broker.LocalBroker;
 import rtbox.broker.LocalBrokers;
+import rtbox.cli.Subcommand;
 import rtbox.ctl.Ctl;
 import rtbox.plan.PlanRun;
 import rtbox.report.PlanReports;
@@ -43,14 +44,14 @@ import picocli.CommandLine.Unmatched;
  * <p>It reaches the broker through rtbox.broker's {@link LocalBrokers} and ctl through the
  * typed {@link Ctl} service: nothing of either bundle's implementation.
  */
-@Component(service = Object.class, property = "rtbox.command=job")
+@Component(service = Subcommand.class)
 @Command(name = "job", description = {
         "The all-in-one default: the embedded broker, this machine's appliance ('" + JobCommand.APPLIANCE + "')"
                 + " and one rtbox ctl command against it.",
         "  rtbox job PLAN.json [--report DIR] [--junit FILE] [--csv FILE]   runs a plan (rtbox ctl plan " + JobCommand.APPLIANCE + " ...)"
                 + " and writes its report",
         "  rtbox job run " + JobCommand.APPLIANCE + " timer -D 10s        any rtbox ctl command"})
-public class JobCommand implements Callable<Integer> {
+public class JobCommand implements Callable<Integer>, Subcommand {
     static final String APPLIANCE = "local";
     private static final int ERROR = rtbox.api.result.Verdict.Outcome.ERROR.exitCode();
 
