@@ -19,7 +19,7 @@ import com.google.gson.stream.MalformedJsonException;
 
 /**
  * Strict JSON in: RFC 8259 and nothing more. No comments, unquoted names, single quotes, NaN
- * or infinities, trailing data, or member names given twice (Gson's own parser lets all of
+ * or infinities (nor a number too large to be anything else as a double, 1e999), trailing data, or member names given twice (Gson's own parser lets all of
  * these through, and keeps the last of a repeated name); nesting deeper than {@link
  * #MAX_DEPTH} is refused before it costs a stack. Numbers are kept as written and converted
  * only when read ({@link JsonFields}: a whole number is exact or an error, never rounded).
@@ -120,9 +120,16 @@ public final class StrictJson {
             }
             case STRING:
                 return new JsonPrimitive(r.nextString());
-            case NUMBER:
+            case NUMBER: {
                 // The strict tokenizer has checked the literal's syntax; it is converted when asked.
-                return new JsonPrimitive(new ExactNumber(r.nextString()));
+                String n = r.nextString();
+                if (beyondDouble(n)) {
+                    // 1e999 is an infinity once read as a double: stored as a latency, it was one (issue 31).
+                    throw new JsonProblem(r.getPreviousPath(), (n.length() > 40 ? n.substring(0, 37) + "..." : n)
+                            + " is out of range: a number here is at most about 1.8e308 in size");
+                }
+                return new JsonPrimitive(new ExactNumber(n));
+            }
             case BOOLEAN:
                 return new JsonPrimitive(r.nextBoolean());
             case NULL:
@@ -131,6 +138,17 @@ public final class StrictJson {
             default:
                 throw new JsonProblem("$", "not valid JSON" + where(r));
         }
+    }
+
+    /**
+     * True when the literal is finite in JSON but not as a double (1e999, -1e400, 400 digits).
+     * A histogram's counts are short whole numbers: they are not parsed here.
+     */
+    static boolean beyondDouble(String literal) {
+        if (literal.length() < 20 && literal.indexOf('e') < 0 && literal.indexOf('E') < 0) {
+            return false;
+        }
+        return Double.isInfinite(Double.parseDouble(literal));
     }
 
     /** A value as an error message shows it: its JSON, cut at 60 characters. */

@@ -43,6 +43,19 @@ class StrictJsonTest {
         assertDoesNotThrow(ok);
     }
 
+    /** 1e999 is valid JSON and an infinity as a double: a latency of 1e999 was stored (issue 31). */
+    @Test
+    void aNumberBeyondADoublesRangeIsRefusedByItsPath() throws JsonProblem {
+        assertEquals("$.max_us: 1e999 is out of range: a number here is at most about 1.8e308 in size",
+                bad("{\"max_us\":1e999}").getMessage());
+        assertEquals("$.h[2]", bad("{\"h\":[0,1,-1E+400]}").path());
+        assertEquals("$.n", bad("{\"n\":" + "9".repeat(400) + "}").path());
+        // At the edges, and what underflows to zero, are numbers.
+        JsonFields f = StrictJson.object("{\"a\":1.7976931348623157e308,\"b\":1e-999,\"c\":12345678901234567890123}");
+        assertEquals(Double.MAX_VALUE, f.dbl("a"));
+        assertEquals(0.0, f.dbl("b"));
+    }
+
     private static void assertDoesNotThrow(String text) {
         org.junit.jupiter.api.Assertions.assertDoesNotThrow(() -> StrictJson.parse(text));
     }

@@ -56,7 +56,7 @@ final class Decoder {
         }
         if (m instanceof RunMessage rm) {
             if (rm.sequence() > Integer.MAX_VALUE) {
-                throw new Rejected("bad-message", "sequence " + rm.sequence() + " is out of range");
+                throw new Rejected("out-of-range", "sequence " + rm.sequence() + " is out of range");
             }
             Inbound.Kind kind = m instanceof Progress ? Inbound.Kind.PROGRESS : m instanceof Cell ? Inbound.Kind.CELL
                     : Inbound.Kind.RESULT;
@@ -76,7 +76,9 @@ final class Decoder {
             case "$.schema" -> "unknown-schema";
             case "$.appliance" -> problem.contains("topic") ? "appliance-mismatch" : "bad-message";
             case "$" -> problem.contains("JSON") || problem.contains("object") ? "not-json" : "bad-message";
-            default -> "bad-message";
+            // A figure below 0 or beyond a double's range (1e999): the codec and rtbox.json say so in these words.
+            default -> problem.contains("is negative") || problem.contains("is out of range") ? "out-of-range"
+                    : "bad-message";
         };
     }
 }

@@ -35,6 +35,7 @@ final class Ingest {
     private final Map<String, AtomicLong> rejected = new LinkedHashMap<>();
     private final Deque<JsonObject> lastRejected = new ArrayDeque<>();
     private final FloodGuard flood;
+    private final ApplianceRefusals byAppliance = new ApplianceRefusals();
     private final IngestTiming timing = new IngestTiming();
 
     Ingest(Decoder decoder, IngestStore store, Events events, BiConsumer<Inbound, IngestStore.Outcome> after) {
@@ -193,7 +194,17 @@ final class Ingest {
             return;
         }
         String shownTopic = topic.length() > 200 ? topic.substring(0, 200) + "..." : topic;
-        LOG.warn("rejected a message on {}: {}: {}", shownTopic, reason, detail);
+        String appliance = ApplianceRefusals.applianceOf(topic);
+        if (appliance == null) {
+            LOG.warn("rejected a message on {}: {}: {}", shownTopic, reason, detail);
+        } else {
+            long unlogged = byAppliance.refused(appliance, reason, detail, System.currentTimeMillis());
+            if (unlogged >= 0) {
+                // One line per appliance and minute: the others are counted (GET /api/v1/ingest).
+                LOG.warn("rejected a message of appliance {} on {}: {}: {} ({} more of its messages rejected since its"
+                        + " last such line)", appliance, shownTopic, reason, detail, unlogged);
+            }
+        }
         JsonObject r = new JsonObject();
         r.addProperty("at", java.time.Instant.now().toString());
         r.addProperty("topic", shownTopic);
@@ -221,6 +232,11 @@ final class Ingest {
         return duplicates.get();
     }
 
+    /** What was refused of {@code appliance}'s messages (null: nothing). */
+    JsonObject refused(String appliance) {
+        return byAppliance.of(appliance);
+    }
+
     long rejected(String reason) {
         return rejected.get(reason).get();
     }
@@ -241,6 +257,7 @@ final class Ingest {
         }
         o.add("last_rejected", last);
         o.add("flooding", flood.flooding());
+        o.add("refused_by_appliance", byAppliance.all());
         o.add("timing", timing.json());
         return o;
     }

@@ -63,7 +63,8 @@ final class Input {
 
     static String id(String where, String s) {
         if (!Topics.ID.matcher(s).matches()) {
-            throw new BadRequest(where + ": '" + shown(s) + "' is not an id (1 to 64 of A-Z a-z 0-9 . _ -)");
+            throw new BadRequest(where + ": '" + shown(s) + "' is not an id (1 to 64 of A-Z a-z 0-9 . _ -, not dots"
+                    + " alone)");
         }
         return s;
     }

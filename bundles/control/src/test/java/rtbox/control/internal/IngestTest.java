@@ -181,6 +181,47 @@ class IngestTest extends BothDatabases {
         assertNull(in.health().get("nothing"));
     }
 
+    /**
+     * Issue 31: a negative max_us, 1e999 and a run '..' were stored. Each is refused, counted as
+     * out-of-range (or bad-topic), counted per appliance with its last reason, and the next good
+     * message is stored.
+     */
+    @ParameterizedTest
+    @MethodSource("databases")
+    void figuresOutOfRangeAreRefusedAndCountedPerAppliance(String kind) throws Exception {
+        Db db = db(kind);
+        Ingest in = ingest(db);
+        String cell = new String(Messages.cell("a1", "r1", 1, 1, "PASS", 30), StandardCharsets.UTF_8);
+        String[] bad = {
+            cell.replace("\"max_us\":30.0", "\"max_us\":-30.0"),
+            cell.replace("\"max_us\":30.0", "\"max_us\":1e999"),
+            cell.replace("\"samples\":1000", "\"samples\":-1"),
+            cell.replace("\"missed_deadlines\":0", "\"missed_deadlines\":-4"),
+        };
+        for (String b : bad) {
+            assertTrue(!b.equals(cell), b);
+            in.accept(Messages.runTopic("a1", "r1", "cell"), b.getBytes(StandardCharsets.UTF_8));
+        }
+        in.accept("rtbox/v1/up/a1/runs/../cell", cell.replace("\"run\":\"r1\"", "\"run\":\"..\"")
+                .getBytes(StandardCharsets.UTF_8));
+        assertEquals(4, in.rejected("out-of-range"));
+        assertEquals(1, in.rejected("bad-topic"));
+        assertEquals(0, in.stored());
+        try (Connection c = db.connection()) {
+            assertEquals(0, Sql.count(c, "SELECT COUNT(*) FROM message"));
+            assertEquals(0, Sql.count(c, "SELECT COUNT(*) FROM run"));
+        }
+        JsonObject a1 = in.refused("a1");
+        assertEquals(5, a1.get("refused").getAsLong());
+        assertEquals("bad-topic", a1.get("last_reason").getAsString());
+        assertTrue(a1.get("last_detail").getAsString().contains("not dots alone"), a1.toString());
+        assertEquals("a1", in.health().getAsJsonArray("refused_by_appliance").get(0).getAsJsonObject()
+                .get("appliance").getAsString());
+        assertNull(in.refused("a2"));
+        in.accept(Messages.runTopic("a1", "r1", "cell"), cell.getBytes(StandardCharsets.UTF_8));
+        assertEquals(1, in.stored());
+    }
+
     @ParameterizedTest
     @MethodSource("databases")
     void lastWillTurnsAnApplianceOffline(String kind) throws Exception {

@@ -553,7 +553,49 @@ public final class Codec {
                 percent, plan ? planCell(o) : null);
     }
 
+    /** Latencies and durations in a run's figures: 0 or more (rtbox clamps a sample below 0 to 0). */
+    private static final String[] AMOUNTS = {"duration_s", "min_us", "avg_us", "p50_us", "p99_us", "p999_us", "max_us",
+        "last_us", "histogram_bucket_us"};
+    /** Counts in a run's figures: whole numbers, 0 or more. */
+    private static final String[] COUNTS = {"samples", "overflows", "missed_deadlines"};
+
+    /**
+     * The figures that {@code o} holds, wherever it holds them (with or without {@code samples}):
+     * no latency below 0, no count below 0 or a fraction, no histogram count below 0. A control room
+     * stored a negative max_us and showed it as a figure (issue 31); infinities do not get this far
+     * (rtbox.json refuses 1e999).
+     */
+    private static void checkFigures(JsonFields o) throws ProtocolException, JsonProblem {
+        for (String k : AMOUNTS) {
+            if (o.has(k) && o.dbl(k) < 0) {
+                throw new ProtocolException(o.at(k), o.object().get(k) + " is negative: a latency or duration is 0 or"
+                        + " more");
+            }
+        }
+        for (String k : COUNTS) {
+            if (o.has(k) && o.lng(k) < 0) {
+                throw new ProtocolException(o.at(k), o.lng(k) + " is negative: a count is 0 or more");
+            }
+        }
+        if (o.has("histogram")) {
+            long[] h = o.longs("histogram");
+            for (int i = 0; i < h.length; i++) {
+                if (h[i] < 0) {
+                    throw new ProtocolException(o.at("histogram") + "[" + i + "]", h[i] + " is negative: a count is 0"
+                            + " or more");
+                }
+            }
+        }
+        if (o.has("threads")) {
+            JsonArray a = o.arr("threads");
+            for (int i = 0; i < a.size(); i++) {
+                checkFigures(JsonFields.of(a.get(i), o.at("threads") + "[" + i + "]"));
+            }
+        }
+    }
+
     private static Figures figures(JsonFields o) throws ProtocolException, JsonProblem {
+        checkFigures(o);
         if (!o.has("samples")) {
             return null;
         }
@@ -596,6 +638,7 @@ public final class Codec {
                 cells = new ArrayList<>(a.size());
                 for (int i = 0; i < a.size(); i++) {
                     JsonFields c = JsonFields.of(a.get(i), "$.cells[" + i + "]");
+                    checkFigures(c);
                     cells.add(new CellLine(c.integer("cell"), c.str("name"), c.lng("sequence"),
                             c.enumeration("verdict", Outcome.class), c.lng("max_us"), c.lng("missed_deadlines"),
                             c.lng("overflows")));

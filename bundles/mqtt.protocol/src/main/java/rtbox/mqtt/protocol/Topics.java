@@ -10,8 +10,13 @@ import java.util.regex.Pattern;
 public final class Topics {
     /** Every topic starts with this; {@code v1} changes only with an incompatible protocol. */
     public static final String ROOT = "rtbox/v1";
-    /** Appliance ids, request ids and run ids: letters, digits, '.', '_', '-', at most 64 (no MQTT wildcard, no '/'). */
-    public static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+    /**
+     * Appliance ids, request ids and run ids: letters, digits, '.', '_', '-', at most 64 (no MQTT
+     * wildcard, no '/'), and not dots alone: {@code .} and {@code ..} are path steps in the
+     * control room's URLs ({@code /api/v1/runs/a1/..}) and in file names (a run {@code ..} was
+     * stored, issue 31).
+     */
+    public static final Pattern ID = Pattern.compile("(?!\\.+$)[A-Za-z0-9._-]{1,64}");
     /** The reply topic's last level for a command whose request id could not be read. */
     public static final String NO_REQUEST_ID = "none";
     /** A subscription to every appliance's status. */
@@ -35,7 +40,8 @@ public final class Topics {
         if (!ID.matcher(id).matches()) {
             // Shown cut: a 1 MiB id must not be copied into a reply or a log line.
             String shown = id.length() <= 70 ? id : id.substring(0, 40) + "... (" + id.length() + " characters)";
-            return what + " '" + shown + "' may hold only letters, digits, '.', '_' and '-' (at most 64)";
+            return what + " '" + shown + "' may hold only letters, digits, '.', '_' and '-' (at most 64), not"
+                    + " dots alone";
         }
         return null;
     }

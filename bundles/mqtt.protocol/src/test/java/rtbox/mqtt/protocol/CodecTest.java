@@ -249,6 +249,45 @@ class CodecTest {
                 figures(), null, null)), StandardCharsets.UTF_8);
         assertEquals("$.threads[0].cpu", bad(RESULT, ok.replace("\"cpu\":1", "\"cpu\":\"one\"")).field());
         assertEquals("$.histogram[2]", bad(RESULT, ok.replace("[0,3,997],\"threads\"", "[0,3,-0.5],\"threads\"")).field());
+        // Issue 31: a negative latency, count or histogram count, and 1e999, were stored by a control room.
+        String[][] cases = {
+            {"\"max_us\":", "-5", "$.max_us"},
+            {"\"p99_us\":", "-0.1", "$.p99_us"},
+            {"\"samples\":", "-1", "$.samples"},
+            {"\"missed_deadlines\":", "-2", "$.missed_deadlines"},
+            {"\"max_us\":", "1e999", "$.max_us"},
+            {"\"histogram\":[", "-7,", "$.histogram[0]"},
+        };
+        for (String[] c : cases) {
+            int i = ok.indexOf(c[0]) + c[0].length();
+            int j = c[0].endsWith("[") ? i : endOfNumber(ok, i);
+            ProtocolException e = bad(RESULT, ok.substring(0, i) + c[1] + ok.substring(j));
+            assertEquals(c[2], e.field(), c[1] + ": " + e.getMessage());
+        }
+        String thread = ok.substring(ok.indexOf("\"threads\":"));
+        int i = ok.indexOf("\"threads\":") + thread.indexOf("\"min_us\":") + "\"min_us\":".length();
+        assertEquals("$.threads[0].min_us", bad(RESULT, ok.substring(0, i) + "-3" + ok.substring(endOfNumber(ok, i)))
+                .field());
+        // Without samples (no figures read), a latency given is still checked: the control room stores it.
+        String bare = new String(Codec.encode(new Result("a1", T, "r1", 2, "timer", Outcome.PASS, "x", true, null,
+                null, null, null, null)), StandardCharsets.UTF_8);
+        assertEquals("$.max_us", bad(RESULT, bare.replace("\"complete\":true", "\"complete\":true,\"max_us\":-5"))
+                .field());
+        assertTrue(bad(RESULT, bare.replace("\"complete\":true", "\"complete\":true,\"max_us\":-5")).getMessage()
+                .contains("negative"));
+        // A run id of dots alone is not an id (a run '..' was stored).
+        assertEquals("topic", bad("rtbox/v1/up/a1/runs/../result", bare.replace("\"run\":\"r1\"", "\"run\":\"..\""))
+                .field());
+        assertEquals("$.run", assertThrows(ProtocolException.class, () -> Codec.decode(bare.replace("\"run\":\"r1\"",
+                "\"run\":\"..\"").getBytes(StandardCharsets.UTF_8))).field());
+    }
+
+    private static int endOfNumber(String s, int from) {
+        int j = from;
+        while (j < s.length() && "-+.0123456789eE".indexOf(s.charAt(j)) >= 0) {
+            j++;
+        }
+        return j;
     }
 
     @Test
@@ -329,8 +368,13 @@ class CodecTest {
         assertEquals(new Topic(Topic.Kind.COMMAND, "a1", null, null, "get-config"),
                 Topics.parse("rtbox/v1/down/a1/cmd/get-config"));
         assertEquals("rtbox/v1/down/a1/cmd/get-config", Topics.parse("rtbox/v1/down/a1/cmd/get-config").toString());
-        assertEquals("run id 'x y' may hold only letters, digits, '.', '_' and '-' (at most 64)",
+        assertEquals("run id 'x y' may hold only letters, digits, '.', '_' and '-' (at most 64), not dots alone",
                 Topics.checkId("run id", "x y"));
         assertNull(Topics.checkId("run id", "x_y"));
+        assertNull(Topics.checkId("run id", "r-1.2"));
+        assertNull(Topics.checkId("run id", ".x."));
+        for (String dots : new String[] {".", "..", "..."}) {
+            assertTrue(Topics.checkId("run id", dots).endsWith("not dots alone"), dots);
+        }
     }
 }
