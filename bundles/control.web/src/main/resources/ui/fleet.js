@@ -1,7 +1,9 @@
 // Fleet: every appliance with its state, last seen, kernel and rtbox version, bundles, run and last verdict.
 // The server filters and pages (GET /api/v1/fleet); only one page of rows is in the DOM,
 // so thousands of appliances stay fast. Status events update the rows shown in place.
-import { api, session, h, $, clear, stateBadge, verdictBadge, ago, runLink, events, pager, sayError, param, can } from "/ui/app.js";
+// An appliance the control room does not know is shown as unregistered, without its verdict, and
+// an admin accepts it (POST /api/v1/appliances/ID/accept, audited).
+import { api, path, session, h, $, clear, stateBadge, verdictBadge, ago, runLink, events, pager, sayError, param, can } from "/ui/app.js";
 
 const s = await session("fleet");
 const page = $("#page");
@@ -10,7 +12,7 @@ const form = h("form", { class: "filters", id: "filters" },
   h("label", {}, "site", h("input", { name: "site", id: "site", value: param("site") || "", size: 10 })),
   h("label", {}, "line", h("input", { name: "line", id: "line", value: param("line") || "", size: 10 })),
   h("label", {}, "state", h("select", { name: "state", id: "state" },
-    ["", "online", "busy", "offline"].map((v) => h("option", { value: v, selected: v === (param("state") || "") }, v || "any")))),
+    ["", "online", "busy", "offline", "unregistered"].map((v) => h("option", { value: v, selected: v === (param("state") || "") }, v || "any")))),
   h("label", {}, "rows per page", h("select", { name: "limit", id: "limit" },
     ["100", "250", "1000"].map((v) => h("option", { value: v, selected: v === (param("limit") || "100") }, v)))),
   h("button", { type: "submit" }, "filter"));
@@ -22,6 +24,7 @@ page.append(form, counts, can(s, "operator") ? tools : "", holder);
 
 const selected = new Set();
 const rows = new Map(); // appliance id -> its <tr>, for live updates
+const data = new Map(); // appliance id -> its fleet row, which a status event updates
 let offset = +(param("offset") || 0);
 
 function query() {
@@ -49,17 +52,34 @@ function progressCell(a) {
     " ", a.plan || "", a.cells ? ` cell ${a.cell}/${a.cells}` : "");
 }
 
+function stateCell(a) {
+  if (a.registered !== false) return stateBadge(a.state);
+  const accept = h("button", { type: "button", class: "accept", "data-accept": a.id,
+    title: "make this appliance part of the fleet: its runs then count (audited)" }, "accept");
+  accept.addEventListener("click", async () => {
+    try {
+      await api.post(path`/appliances/${a.id}/accept`, {});
+      load();
+    } catch (e) {
+      sayError(e);
+    }
+  });
+  return h("span", {}, stateBadge("unregistered"), " ", h("span", { class: "small" }, a.state),
+    can(s, "admin") ? [" ", accept] : "");
+}
+
 function row(a) {
-  const box = h("input", { type: "checkbox", "data-id": a.id, checked: selected.has(a.id), disabled: a.state !== "online" });
+  const box = h("input", { type: "checkbox", "data-id": a.id, checked: selected.has(a.id),
+    disabled: a.state !== "online" || a.registered === false });
   box.addEventListener("change", () => {
     if (box.checked) selected.add(a.id);
     else selected.delete(a.id);
     updateSelection();
   });
-  const tr = h("tr", { "data-appliance": a.id, class: a.state },
+  const tr = h("tr", { "data-appliance": a.id, class: a.registered === false ? "unregistered" : a.state },
     h("td", {}, box),
     h("td", {}, h("a", { href: "/ui/history.html?appliance=" + encodeURIComponent(a.id) }, a.id)),
-    h("td", {}, stateBadge(a.state)),
+    h("td", {}, stateCell(a)),
     h("td", { title: a.last_seen || "" }, ago(a.last_seen)),
     h("td", {}, [a.site, a.line].filter(Boolean).join(" / ") || "-"),
     h("td", {}, a.kernel || "-", a.rtbox_version ? h("div", { class: "small", title: "rtbox on the appliance" }, a.rtbox_version) : ""),
@@ -84,9 +104,12 @@ async function load() {
     history.replaceState(null, "", "?" + q);
     const answer = await api.get("/fleet?" + q);
     const c = answer.counts || {};
-    counts.textContent = `${answer.total} appliances match: ${c.online ?? 0} online, ${c.busy ?? 0} busy, ${c.offline ?? 0} offline`;
+    counts.textContent = `${answer.total} appliances match: ${c.online ?? 0} online, ${c.busy ?? 0} busy, ${c.offline ?? 0} offline`
+      + (c.unregistered ? `, ${c.unregistered} unregistered (not counted above; an admin accepts them)` : "");
     rows.clear();
+    data.clear();
     const trs = answer.appliances.map((a) => {
+      data.set(a.id, a);
       const tr = row(a);
       rows.set(a.id, tr);
       return tr;
@@ -114,7 +137,9 @@ events({}, {
   status: (a) => {
     const old = rows.get(a.appliance || a.id);
     if (!old) return;
-    const fresh = row(Object.assign({ id: a.appliance }, a));
+    const merged = Object.assign({}, data.get(a.appliance || a.id), { id: a.appliance }, a);
+    data.set(a.appliance || a.id, merged);
+    const fresh = row(merged);
     rows.set(a.appliance || a.id, fresh);
     old.replaceWith(fresh);
   },

@@ -336,6 +336,11 @@ class ControlIT {
             {"PUT", "/references/1", "{\"tolerance\":{\"max_pct\":\"lots\"}}", "tolerance.max_pct"},
             {"PUT", "/appliances/a1", "{\"site\":\"" + "s".repeat(100) + "\"}", "$.site"},
             {"PUT", "/appliances/a1", "{\"site\":\"plant\\n1\"}", "$.site"},
+            // Issue 31: a 100,000-character site answered 500 with the SQL statement.
+            {"PUT", "/appliances/a1", "{\"site\":\"" + "s".repeat(100_000) + "\"}", "$.site: at most 64"},
+            {"PUT", "/appliances/a1", "{\"line\":\"" + "l".repeat(100_000) + "\"}", "$.line: at most 64"},
+            {"POST", "/appliances/a1%23/accept", null, "appliance: 'a1#' is not an id"},
+            {"POST", "/appliances/nosuch/accept", null, "no appliance 'nosuch'"},
             {"GET", "/audit?from=yesterday", null, "?from"},
             {"GET", "/audit?user=%E2%80%AEnimda", null, "?user"},
             {"GET", "/records/xyz.zip", null, null},
@@ -364,6 +369,8 @@ class ControlIT {
             }
         }
         assertEquals("", bad.toString());
+        assertTrue(admin.get("/appliances/a1").json().get("site").isJsonNull() || !admin.get("/appliances/a1").json()
+                .get("site").getAsString().startsWith("sss"), "the long site was not stored");
         // Nothing of the refused starts reached the appliance or the database.
         assertEquals(runs, admin.get("/runs?appliance=a1").json().get("total").getAsLong());
         assertFalse(admin.get("/audit?action=start-sent").body().contains("99999"));

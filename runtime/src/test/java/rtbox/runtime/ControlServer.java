@@ -35,7 +35,19 @@ final class ControlServer implements AutoCloseable {
     /** With more arguments for {@code rtbox control} ({@code --bind ADDRESS}). */
     ControlServer(Path home, Mosquitto broker, List<String> args, String... extraConfig)
             throws IOException, InterruptedException {
-        this(home, broker.uri(), args, extraConfig);
+        this(home, broker.uri(), args, knowing(broker, extraConfig));
+    }
+
+    /** The control room knows every appliance the broker admits (its password file), unless told otherwise. */
+    private static String[] knowing(Mosquitto broker, String... extraConfig) {
+        for (String c : extraConfig) {
+            if (c.startsWith("appliancesFile=")) {
+                return extraConfig;
+            }
+        }
+        String[] all = java.util.Arrays.copyOf(extraConfig, extraConfig.length + 1);
+        all[extraConfig.length] = "appliancesFile=" + broker.appliancePasswords();
+        return all;
     }
 
     /** On the broker at {@code brokerUri} (a node of a cluster), as user control. */

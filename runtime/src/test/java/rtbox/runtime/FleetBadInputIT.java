@@ -1,6 +1,7 @@
 package rtbox.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -32,7 +33,11 @@ import rtbox.runtime.fleet.SimulatedFleet;
  * that appliance's client id. The flood is limited (its status and progress refused past its
  * budget) and named; the garbage is refused and counted by reason, naming its topic; the
  * spoofed result is refused by the broker (named in its log) and never stored; and every
- * result of the 50 arrives, once, as does every result of the flooder.
+ * result of the 50 arrives, once, as does every result of the flooder. Issue 31: the junk
+ * appliance's figures out of range (a negative latency or count, 1e999, a run '..') are refused,
+ * counted per appliance, and its good messages stored; an appliance with a broker account that the
+ * control room's appliancesFile does not name lands as unregistered (stored and shown, its runs not
+ * in the fleet's counts, runs list or records) until an admin accepts it, with CSRF, audited.
  */
 class FleetBadInputIT {
     private static final int APPLIANCES = 50;
@@ -67,14 +72,19 @@ class FleetBadInputIT {
         for (int i = 0; i < APPLIANCES; i++) {
             ids.add(String.format("line%02d", i));
         }
-        String flood = "flood1", junk = "junk1", spoof = "spoof1";
+        String flood = "flood1", junk = "junk1", spoof = "spoof1", intruder = "intruder1";
         ids.addAll(List.of(flood, junk, spoof));
+        // The control room knows the fleet (appliancesFile); the intruder has a broker account only.
+        java.nio.file.Files.createDirectories(home);
+        Path known = home.resolve("appliances");
+        java.nio.file.Files.write(known, ids);
+        ids.add(intruder);
         broker = Mosquitto.site(brokerDir, ids.toArray(String[]::new));
         pg = Postgres.start();
         String jdbcUrl = pg.newDatabase("rtbox");
         // A budget of 2 messages/s (bursts of 40): an appliance here sends about 1.
         room = new ControlServer(home, broker.controlUri(), List.of(), "jdbcUrl=" + jdbcUrl,
-                "floodMessagesPerSecond=2");
+                "floodMessagesPerSecond=2", "appliancesFile=" + known);
         fleet = new SimulatedFleet(ids, i -> Mosquitto.PASSWORD, i -> new String[] {broker.uri()}, 10).start(2000);
         assertTrue(fleet.awaitConnected(30_000), "the fleet did not connect");
         SimulatedAppliance flooder = fleet.get(APPLIANCES), garbage = fleet.get(APPLIANCES + 1),
@@ -105,6 +115,12 @@ class FleetBadInputIT {
                     + "\"junk1\",\"run\":\"g" + i + "\",\"sequence\":1}").getBytes(StandardCharsets.UTF_8));
             garbage.sendRaw("rtbox/v1/up/junk1/runs/g" + i + "/result", resultOf("line01", "g" + i));
             garbage.sendRaw("rtbox/v1/up/junk1/whatever" + i, "{}".getBytes(StandardCharsets.UTF_8));
+            // Figures out of range (issue 31: each of these was stored).
+            for (String figure : new String[] {"\"max_us\":-5", "\"max_us\":1e999", "\"samples\":-1",
+                "\"missed_deadlines\":-2"}) {
+                garbage.sendRaw("rtbox/v1/up/junk1/runs/o" + i + "/result", withFigure(resultOf("junk1", "o" + i), figure));
+            }
+            garbage.sendRaw("rtbox/v1/up/junk1/runs/../result", resultOf("junk1", ".."));
         }
         // A result as line00, and line00's client id taken (the listener makes it spoof1's own).
         spoofer.sendRaw("rtbox/v1/up/line00/runs/spoofed/result", resultOf("line00", "spoofed"));
@@ -167,6 +183,48 @@ class FleetBadInputIT {
         }
         String last = health.getAsJsonArray("last_rejected").toString();
         assertTrue(last.contains("rtbox/v1/up/junk1/"), "the garbage's topic named: " + last);
+        // Out of range: refused, counted (also per appliance, with the last reason), none of it stored.
+        assertTrue(rejected.get("out-of-range").getAsLong() >= 12, rejected.toString());
+        JsonObject junkRefused = null;
+        for (JsonElement e : health.getAsJsonArray("refused_by_appliance")) {
+            if (e.getAsJsonObject().get("appliance").getAsString().equals(junk)) {
+                junkRefused = e.getAsJsonObject();
+            }
+        }
+        assertTrue(junkRefused != null && junkRefused.get("refused").getAsLong() >= 3 * 9, String.valueOf(junkRefused));
+        assertEquals(junkRefused.toString(), admin.get("/appliances/" + junk).json().get("refused").toString());
+        assertEquals("0", pg.sql("rtbox", "SELECT count(*) FROM message WHERE run_id LIKE 'o%' OR run_id = '..'"));
+        assertTrue(sent.stream().anyMatch(k -> k.appliance().equals(junk)), "the junk appliance's own plans were"
+                + " stored all the same (every acknowledged message is, above)");
+        // The intruder: stored, shown as unregistered, and none of its runs the fleet's.
+        JsonObject fleetNow = admin.get("/fleet?limit=1000").json();
+        assertEquals(1, fleetNow.getAsJsonObject("counts").get("unregistered").getAsLong(), fleetNow.get("counts").toString());
+        JsonObject unregistered = admin.get("/fleet?state=unregistered").json();
+        assertEquals(1, unregistered.get("total").getAsLong(), unregistered.toString());
+        JsonObject row = unregistered.getAsJsonArray("appliances").get(0).getAsJsonObject();
+        assertEquals(intruder, row.get("id").getAsString());
+        assertFalse(row.get("registered").getAsBoolean());
+        assertTrue(row.get("last_verdict").isJsonNull(), row.toString());
+        JsonObject runsBefore = admin.get("/runs?limit=1000").json();
+        assertFalse(runsBefore.toString().contains(intruder), "the intruder's runs are not the fleet's");
+        JsonObject itsRuns = admin.get("/runs?appliance=" + intruder).json();
+        assertTrue(itsRuns.get("total").getAsLong() > 0, "its runs are stored: " + itsRuns);
+        String itsRun = itsRuns.getAsJsonArray("runs").get(0).getAsJsonObject().get("run").getAsString();
+        ControlServer.Client.Response record = admin.post("/records", "{\"appliance\":\"" + intruder + "\",\"run\":\""
+                + itsRun + "\"}");
+        assertEquals(409, record.status(), record.body());
+        assertTrue(record.body().contains("not registered"), record.body());
+        // Accepted by an admin: a state change like any other, refused without its CSRF token; then audited.
+        assertEquals(403, admin.send("POST", "/appliances/" + intruder + "/accept", null, null).status());
+        assertFalse(admin.get("/appliances/" + intruder).json().get("registered").getAsBoolean());
+        ControlServer.Client.Response accepted = admin.post("/appliances/" + intruder + "/accept", null);
+        assertEquals(200, accepted.status(), accepted.body());
+        assertTrue(accepted.json().get("registered").getAsBoolean(), accepted.body());
+        assertEquals("admin", accepted.json().get("registered_by").getAsString());
+        assertEquals(0, admin.get("/fleet?state=unregistered").json().get("total").getAsLong());
+        assertEquals(runsBefore.get("total").getAsLong() + itsRuns.get("total").getAsLong(),
+                admin.get("/runs?limit=1").json().get("total").getAsLong(), "accepted: its runs count");
+        assertTrue(admin.get("/audit?action=appliance-accept").body().contains("\"target\":\"" + intruder + "\""));
         // The spoof: refused by the broker, named in its log, never stored.
         assertEquals("0", pg.sql("rtbox", "SELECT count(*) FROM message WHERE run_id LIKE 'spoofed%'"));
         String log = broker.log();
@@ -175,6 +233,11 @@ class FleetBadInputIT {
         Set<SimulatedAppliance.Key> extra = new HashSet<>(stored);
         extra.removeAll(sent);
         assertEquals(Set.of(), extra);
+    }
+
+    private static byte[] withFigure(byte[] result, String figure) {
+        String s = new String(result, StandardCharsets.UTF_8);
+        return s.replace("\"complete\":true", "\"complete\":true," + figure).getBytes(StandardCharsets.UTF_8);
     }
 
     private static byte[] resultOf(String appliance, String run) {

@@ -115,6 +115,15 @@ final class Mosquitto implements AutoCloseable {
         return m;
     }
 
+    /**
+     * The appliances' password file (the appliance listener's on a site broker): what a control
+     * room's appliancesFile names, so that it knows every appliance this broker admits.
+     */
+    Path appliancePasswords() {
+        Path site = dir.resolve("rtbox-appliances.passwd");
+        return Files.exists(site) ? site : dir.resolve("passwd");
+    }
+
     String controlUri() {
         return "tcp://127.0.0.1:" + controlPort;
     }

@@ -264,7 +264,9 @@ final class Api extends HttpServlet {
     private void appliances(HttpServletRequest req, HttpServletResponse resp, Users.Session s, String method, String[] p)
             throws IOException, SQLException {
         if (p.length == 2 && method.equals("GET")) {
-            send(resp, 200, room.queries.appliance(p[1]));
+            JsonObject a = room.queries.appliance(p[1]);
+            a.add("refused", room.ingest.refused(p[1]));
+            send(resp, 200, a);
         } else if (p.length == 2 && method.equals("PUT")) {
             need(s, Role.ADMIN);
             JsonObject b = body(req);
@@ -272,6 +274,9 @@ final class Api extends HttpServlet {
             Input.text(f, "site", 64);
             Input.text(f, "line", 64);
             send(resp, 200, room.setPlace(s.user(), Input.id("appliance", p[1]), b));
+        } else if (p.length == 3 && p[2].equals("accept") && method.equals("POST")) {
+            need(s, Role.ADMIN);
+            send(resp, 200, room.accept(s.user(), Input.id("appliance", p[1])));
         } else if (p.length == 3 && p[2].equals("selftest") && method.equals("POST")) {
             need(s, Role.OPERATOR);
             send(resp, 202, room.operations.selftest(s.user(), Input.id("appliance", p[1])));

@@ -23,7 +23,7 @@ final class ApplianceRefusals {
         long refused;
         long unlogged;
         long lastMs;
-        long loggedMs = Long.MIN_VALUE;
+        long loggedMs; // 0: never (epoch milliseconds are far past it)
         String reason;
         String detail;
     }

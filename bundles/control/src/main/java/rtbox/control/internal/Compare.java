@@ -78,6 +78,15 @@ final class Compare {
         if (override != null && override.length() > 500) {
             throw new BadRequest("override_reason: at most 500 characters, not " + override.length());
         }
+        if (!(r.has("registered") && r.get("registered").getAsBoolean())) {
+            // No override: a run of an appliance nobody accepted is nobody's reference.
+            JsonObject d = new JsonObject();
+            d.addProperty("run", run);
+            d.addProperty("reason", "the appliance is not registered");
+            audit(user, "reference-refused", appliance, d);
+            throw new BadRequest(409, "refused: appliance '" + appliance + "' is not registered: an admin accepts it"
+                    + " first (POST /api/v1/appliances/" + appliance + "/accept)");
+        }
         String unfit = unfit(r);
         if (unfit != null && override == null) {
             JsonObject d = new JsonObject();

@@ -179,6 +179,8 @@ public class ControlCommand implements Callable<Integer>, Subcommand {
             p.put("selftestMaxAge", s.selftestMaxAge());
             p.put("signOff", s.signOff());
             p.put("plansDir", plansDir(s).toString());
+            p.put("appliancesFile", s.appliancesFile());
+            p.put("embeddedBroker", broker != null);
             p.put("dataDir", data.toString());
             p.put("publicUrl", url);
             serve = cm.getConfiguration(ControlRoom.PID, "?");

@@ -97,7 +97,10 @@ public class ControlRoom {
             operations = new Operations(db, commander, library, pool);
             compare = new Compare(db, queries);
             records = new Records(db, s.selftestMaxAge() * 1000, RecordKeys.open(ControlCommand.keysDir(data)));
-            ingest = new Ingest(new Decoder(s.maxMessageBytes()), new IngestStore(db), events, this::after,
+            Registry registry = new Registry(s.embeddedBroker(), s.appliancesFile() == null
+                    || s.appliancesFile().isEmpty() ? null : Path.of(s.appliancesFile()), s.username());
+            LOG.info("appliances: {}", registry.describe());
+            ingest = new Ingest(new Decoder(s.maxMessageBytes()), new IngestStore(db, registry), events, this::after,
                     new FloodGuard(s.floodMessagesPerSecond()));
             mqtt = new MqttLink(s.brokers(), s.clientId(), s.username(), MqttLink.readSecret(s.passwordFile()),
                     s.tlsTrustStore(), s.sharedGroup(), ingest);
@@ -218,6 +221,26 @@ public class ControlRoom {
                 throw new NotFound("no appliance '" + appliance + "'");
             }
             Audit.log(c, user, "appliance-set", appliance, b);
+            c.commit();
+        }
+        return queries.appliance(appliance);
+    }
+
+    /** POST /api/v1/appliances/ID/accept: an unregistered appliance becomes part of the fleet (audited). */
+    JsonObject accept(String user, String appliance) throws SQLException {
+        try (java.sql.Connection c = db.connection()) {
+            c.setAutoCommit(false);
+            Boolean was = Sql.one(c, "SELECT registered FROM appliance WHERE id = ?", rs -> rs.getBoolean(1), appliance);
+            if (was == null) {
+                throw new NotFound("no appliance '" + appliance + "'");
+            }
+            if (!was) {
+                Sql.update(c, "UPDATE appliance SET registered = TRUE, registered_by = ?, registered_ms = ? WHERE id = ?",
+                        user, System.currentTimeMillis(), appliance);
+            }
+            JsonObject d = new JsonObject();
+            d.addProperty("was_registered", was);
+            Audit.log(c, user, "appliance-accept", appliance, d);
             c.commit();
         }
         return queries.appliance(appliance);

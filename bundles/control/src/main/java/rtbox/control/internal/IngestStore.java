@@ -31,10 +31,20 @@ final class IngestStore {
     }
 
     private final Db db;
+    private final Registry registry;
 
+    /** Every appliance registered on sight (a job's folder, tests). */
     IngestStore(Db db) {
-        this.db = db;
+        this(db, Registry.everyone());
     }
+
+    IngestStore(Db db, Registry registry) {
+        this.db = db;
+        this.registry = registry;
+    }
+
+    /** Who registered an appliance the ingest made known on sight. */
+    static final String ON_SIGHT = "(known on sight)";
 
     Outcome store(Inbound m, long now) throws SQLException {
         return storeAll(List.of(m), now).get(0);
@@ -72,22 +82,33 @@ final class IngestStore {
                 && j.get("busy").getAsBoolean();
         String run = busy ? Json.string(j, "run") : null;
         long since = Json.epochMs(Json.string(j, "since"));
-        String before = Sql.one(c, "SELECT state FROM appliance WHERE id = ?", rs -> rs.getString(1), m.appliance());
+        Object[] row = Sql.one(c, "SELECT state, registered FROM appliance WHERE id = ?", rs -> new Object[] {
+            rs.getString(1), rs.getBoolean(2)}, m.appliance());
+        String before = row == null ? null : (String) row[0];
         String text = new String(m.raw(), StandardCharsets.UTF_8);
+        boolean known = registry.knows(m.appliance());
         if (before == null && Sql.insertIfAbsent(c, db.postgres, "INSERT INTO appliance (id, state, busy, run_id,"
-                + " since_ms, last_seen_ms, status) VALUES (?, ?, ?, ?, ?, ?, ?)", m.appliance(), state, busy, run,
-                since, now, text)) {
+                + " since_ms, last_seen_ms, status, registered, registered_by, registered_ms) VALUES (?, ?, ?, ?, ?, ?,"
+                + " ?, ?, ?, ?)", m.appliance(), state, busy, run, since, now, text, known, known ? ON_SIGHT : null,
+                known ? now : null)) {
             return new Outcome(true, "online".equals(state));
         }
         Sql.update(c, "UPDATE appliance SET state = ?, busy = ?, run_id = ?, since_ms = ?, last_seen_ms = ?,"
                 + " status = ? WHERE id = ?", state, busy, run, since, now, text, m.appliance());
+        if (row != null && !(Boolean) row[1] && known) {
+            // Named by appliancesFile since it was first heard of.
+            Sql.update(c, "UPDATE appliance SET registered = TRUE, registered_by = ?, registered_ms = ? WHERE id = ?",
+                    ON_SIGHT, now, m.appliance());
+        }
         return new Outcome(true, "online".equals(state) && !"online".equals(before));
     }
 
     private void seen(Connection c, String appliance, long now) throws SQLException {
         if (Sql.update(c, "UPDATE appliance SET last_seen_ms = ? WHERE id = ?", now, appliance) == 0) {
-            Sql.insertIfAbsent(c, db.postgres, "INSERT INTO appliance (id, state, busy, last_seen_ms) VALUES (?, ?, ?, ?)",
-                    appliance, "online", false, now);
+            boolean known = registry.knows(appliance);
+            Sql.insertIfAbsent(c, db.postgres, "INSERT INTO appliance (id, state, busy, last_seen_ms, registered,"
+                    + " registered_by, registered_ms) VALUES (?, ?, ?, ?, ?, ?, ?)", appliance, "online", false, now,
+                    known, known ? ON_SIGHT : null, known ? now : null);
         }
     }
 

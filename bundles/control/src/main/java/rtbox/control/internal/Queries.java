@@ -25,7 +25,9 @@ final class Queries {
     }
 
     private static final String FLEET_COLUMNS = "id, site, line, state, busy, run_id, since_ms, last_seen_ms, kernel,"
-            + " bundles, last_run, last_verdict, status";
+            + " bundles, last_run, last_verdict, status, registered, registered_by, registered_ms";
+    /** The runs that count: an unregistered appliance's are left out unless it is asked for by name. */
+    static final String REGISTERED = "appliance IN (SELECT id FROM appliance WHERE registered)";
 
     private static JsonObject fleetRow(ResultSet rs) throws SQLException {
         JsonObject o = new JsonObject();
@@ -65,8 +67,13 @@ final class Queries {
             }
         }
         o.add("bundles", bundles);
-        o.addProperty("last_run", rs.getString("last_run"));
-        o.addProperty("last_verdict", rs.getString("last_verdict"));
+        boolean registered = rs.getBoolean("registered");
+        o.addProperty("registered", registered);
+        o.addProperty("registered_by", rs.getString("registered_by"));
+        o.addProperty("registered_at", Json.iso(Sql.longOrNull(rs, "registered_ms")));
+        // An unregistered appliance's verdict is not the fleet's: its runs are on its own page.
+        o.addProperty("last_run", registered ? rs.getString("last_run") : null);
+        o.addProperty("last_verdict", registered ? rs.getString("last_verdict") : null);
         return o;
     }
 
@@ -89,10 +96,11 @@ final class Queries {
         List<Object> countParams = new ArrayList<>(p);
         if (state != null && !state.isEmpty()) {
             switch (state) {
-                case "offline" -> where.append(" AND state = 'offline'");
-                case "busy" -> where.append(" AND state <> 'offline' AND busy");
-                case "online" -> where.append(" AND state <> 'offline' AND NOT busy");
-                default -> throw new BadRequest("state '" + state + "' is not online, busy or offline");
+                case "offline" -> where.append(" AND registered AND state = 'offline'");
+                case "busy" -> where.append(" AND registered AND state <> 'offline' AND busy");
+                case "online" -> where.append(" AND registered AND state <> 'offline' AND NOT busy");
+                case "unregistered" -> where.append(" AND NOT registered");
+                default -> throw new BadRequest("state '" + state + "' is not online, busy, offline or unregistered");
             }
         }
         try (Connection c = db.connection()) {
@@ -104,9 +112,11 @@ final class Queries {
             counts.addProperty("online", 0);
             counts.addProperty("busy", 0);
             counts.addProperty("offline", 0);
-            for (Object[] r : Sql.list(c, "SELECT state, busy, COUNT(*) FROM appliance" + countWhere
-                    + " GROUP BY state, busy", rs -> new Object[] {"offline".equals(rs.getString(1)) ? "offline"
-                        : rs.getBoolean(2) ? "busy" : "online", rs.getLong(3)}, countParams.toArray())) {
+            counts.addProperty("unregistered", 0);
+            for (Object[] r : Sql.list(c, "SELECT state, busy, registered, COUNT(*) FROM appliance" + countWhere
+                    + " GROUP BY state, busy, registered", rs -> new Object[] {!rs.getBoolean(3) ? "unregistered"
+                        : "offline".equals(rs.getString(1)) ? "offline" : rs.getBoolean(2) ? "busy" : "online",
+                        rs.getLong(4)}, countParams.toArray())) {
                 String k = (String) r[0];
                 counts.addProperty(k, counts.get(k).getAsLong() + (Long) r[1]);
             }
@@ -162,6 +172,9 @@ final class Queries {
                 where.append(" AND ").append(f[0]).append(" = ?");
                 p.add(f[1]);
             }
+        }
+        if (appliance == null || appliance.isEmpty()) {
+            where.append(" AND ").append(REGISTERED);
         }
         JsonObject o = new JsonObject();
         o.addProperty("total", Sql.count(c, "SELECT COUNT(*) FROM run" + where, p.toArray()));
@@ -262,6 +275,8 @@ final class Queries {
                 throw new NotFound("no run '" + run + "' of appliance '" + appliance + "'");
             }
             o.add("messages", messages(c, appliance, run, true));
+            o.addProperty("registered", Boolean.TRUE.equals(Sql.one(c, "SELECT registered FROM appliance WHERE id = ?",
+                    rs -> rs.getBoolean(1), appliance)));
             JsonArray cells = new JsonArray();
             JsonObject system = null;
             JsonObject progress = null;
@@ -341,7 +356,7 @@ final class Queries {
             sql.append("c.appliance = ?");
             p.add(appliance);
         } else {
-            sql.append("r.serial = ?");
+            sql.append("r.serial = ? AND r.").append(REGISTERED);
             p.add(serial);
         }
         if (plan != null && !plan.isEmpty()) {

@@ -125,6 +125,11 @@ final class Records {
         if (r == null) {
             throw new NotFound("no run '" + run + "' of appliance '" + appliance + "'");
         }
+        if (!Boolean.TRUE.equals(Sql.one(c, "SELECT registered FROM appliance WHERE id = ?", rs -> rs.getBoolean(1),
+                appliance))) {
+            throw new BadRequest(409, "refused: appliance '" + appliance + "' is not registered: an admin accepts it"
+                    + " first (POST /api/v1/appliances/" + appliance + "/accept)");
+        }
         String verdict = (String) r[0];
         if (verdict == null) {
             throw new BadRequest(409, "refused: run '" + run + "' has no result yet");

@@ -88,6 +88,17 @@ public @interface Settings {
     @AttributeDefinition(required = false, description = "The plan library folder (default: plans/ in rtbox's home).")
     String plansDir() default "";
 
+    @AttributeDefinition(required = false, description = "The appliances this control room knows (site broker): one"
+            + " id a line, or ID:... as in mosquitto's password file (the appliance listener's, or a copy), read again"
+            + " when it changes. They are registered when first heard of; any other appliance lands unregistered (shown,"
+            + " stored, its runs counting for nothing) until an admin accepts it. With the embedded broker every"
+            + " appliance is registered on sight.")
+    String appliancesFile() default "";
+
+    @AttributeDefinition(required = false, description = "Set by rtbox control: the embedded broker serves (every"
+            + " appliance is registered on sight).")
+    boolean embeddedBroker() default false;
+
     @AttributeDefinition(required = false, description = "Data folder (set by rtbox control).")
     String dataDir() default "";
 

@@ -222,6 +222,48 @@ class IngestTest extends BothDatabases {
         assertEquals(1, in.stored());
     }
 
+    /**
+     * Issue 31: an appliance the control room does not know (not in appliancesFile) is stored and
+     * shown as unregistered, and counts for nothing of the fleet: not in the state counts, its
+     * verdict not in its fleet row, its runs not in the runs list (unless asked for by name) nor in
+     * a serial's history. One the file names is registered on sight.
+     */
+    @ParameterizedTest
+    @MethodSource("databases")
+    void anApplianceNotKnownLandsUnregisteredAndCountsForNothing(String kind, @org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        Db db = db(kind);
+        Path file = dir.resolve("appliances.passwd");
+        java.nio.file.Files.writeString(file, "# the appliance listener's users\na1:$7$101$abc\ncontrol:$7$x\n");
+        Registry registry = new Registry(false, file, "control");
+        Ingest in = new Ingest(new Decoder(1 << 20), new IngestStore(db, registry), new Events(), (m, o) -> {
+        });
+        for (String a : new String[] {"a1", "intruder"}) {
+            in.accept("rtbox/v1/up/" + a + "/status", Messages.status(a, "online", false));
+            in.accept(Messages.runTopic(a, "r1", "cell"), Messages.cell(a, "r1", 1, 1, "PASS", 30));
+            in.accept(Messages.runTopic(a, "r1", "result"), Messages.result(a, "r1", 1, "PASS"));
+        }
+        assertEquals(6, in.stored(), "an unknown appliance's messages are stored");
+        Queries q = new Queries(db);
+        JsonObject fleet = q.fleet(null, null, null, null, 0, 10);
+        assertEquals(2, fleet.get("total").getAsLong());
+        assertEquals("{\"online\":1,\"busy\":0,\"offline\":0,\"unregistered\":1}", fleet.get("counts").toString());
+        JsonObject intruder = fleet.getAsJsonArray("appliances").get(1).getAsJsonObject();
+        assertEquals("intruder", intruder.get("id").getAsString());
+        assertFalse(intruder.get("registered").getAsBoolean());
+        assertTrue(intruder.get("last_verdict").isJsonNull(), intruder.toString());
+        assertTrue(fleet.getAsJsonArray("appliances").get(0).getAsJsonObject().get("registered").getAsBoolean());
+        assertEquals(1, q.fleet(null, null, "unregistered", null, 0, 10).get("total").getAsLong());
+        assertEquals(1, q.fleet(null, null, "online", null, 0, 10).get("total").getAsLong());
+        assertEquals(1, q.runs(null, null, null, null, "PASS", 0, 10).get("total").getAsLong());
+        assertEquals(1, q.runs("intruder", null, null, null, null, 0, 10).get("total").getAsLong());
+        assertFalse(q.run("intruder", "r1").get("registered").getAsBoolean());
+        assertTrue(q.run("a1", "r1").get("registered").getAsBoolean());
+        // The file's forms: an id a line, or ID:hash as mosquitto writes it; the control user and bad ids skipped.
+        assertEquals(java.util.Set.of("a1", "a2"), Registry.parse(List.of("a1", " a2:$7$x ", "# c", "", "control:x",
+                "a b", "..:x"), "control"));
+    }
+
     @ParameterizedTest
     @MethodSource("databases")
     void lastWillTurnsAnApplianceOffline(String kind) throws Exception {
