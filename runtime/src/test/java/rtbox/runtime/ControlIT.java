@@ -371,6 +371,17 @@ class ControlIT {
         assertEquals("", bad.toString());
         assertTrue(admin.get("/appliances/a1").json().get("site").isJsonNull() || !admin.get("/appliances/a1").json()
                 .get("site").getAsString().startsWith("sss"), "the long site was not stored");
+        // Issue 31: a start on an appliance that does not answer held 40 s before its 504 (a 20 s wait for the
+        // readiness check, then 20 more for the plan sent all the same); the docs say 20 s.
+        long t0 = System.nanoTime();
+        ControlServer.Client.Response silent = admin.post("/starts", "{\"plan\":\"short\",\"targets\":[\"nosuch1\"]}");
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        assertEquals(200, silent.status(), silent.body());
+        JsonObject answer = silent.json().getAsJsonArray("starts").get(0).getAsJsonObject();
+        assertEquals(504, answer.get("code").getAsInt(), answer.toString());
+        assertTrue(answer.get("message").getAsString().contains("the plan was not sent"), answer.toString());
+        System.out.printf("ControlIT: a start on a silent appliance answered 504 in %.1f s%n", seconds);
+        assertTrue(seconds < 20 + 5, "504 after " + seconds + " s; docs/control-api.md says 20 s");
         // Nothing of the refused starts reached the appliance or the database.
         assertEquals(runs, admin.get("/runs?appliance=a1").json().get("total").getAsLong());
         assertFalse(admin.get("/audit?action=start-sent").body().contains("99999"));

@@ -137,7 +137,24 @@ final class Operations {
         try {
             // The appliance's readiness check (disk, outbox, probes) just before the plan: its result goes with
             // the run (and its record). It is not the measuring chain's stall self-test (rtbox selftest).
+            // One deadline for both answers (docs/control-api.md: 20 s): an appliance that is off or unknown held
+            // a start 40 s, 20 for the readiness check and 20 more for a plan it was then sent all the same.
+            long deadline = System.currentTimeMillis() + REPLY_MS;
             JsonObject selftest = commander.call(appliance, "selftest", null, REPLY_MS);
+            Integer selftestCode = Json.integer(selftest, "code");
+            if (selftestCode != null && (selftestCode == 504 || selftestCode == 503)) {
+                r.addProperty("code", selftestCode);
+                r.addProperty("message", Json.string(selftest, "message") + "; the plan was not sent");
+                JsonObject d = new JsonObject();
+                d.addProperty("plan", Json.string(plan, "name"));
+                d.addProperty("plan_sha256", sha);
+                d.addProperty("code", selftestCode);
+                d.addProperty("sent", false);
+                try (Connection c = db.connection()) {
+                    Audit.log(c, user, "start", appliance, d);
+                }
+                return r;
+            }
             JsonObject body = new JsonObject();
             body.add("plan", plan);
             // Audited before the command leaves: whatever happens after, who asked what for which controller is kept.
@@ -149,7 +166,8 @@ final class Operations {
             try (Connection c = db.connection()) {
                 Audit.log(c, user, "start-sent", appliance, sent);
             }
-            JsonObject reply = commander.call(appliance, "plan", body, REPLY_MS);
+            JsonObject reply = commander.call(appliance, "plan", body, Math.max(1_000,
+                    deadline - System.currentTimeMillis()));
             r.add("requestId", reply.get("requestId"));
             r.add("code", reply.get("code"));
             r.add("message", reply.get("message"));
