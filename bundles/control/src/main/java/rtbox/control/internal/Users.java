@@ -140,9 +140,15 @@ final class Users {
         }
     }
 
+    /** The longest password taken (a longer one is refused before it is hashed or looked up). */
+    static final int MAX_PASSWORD = 1024;
+
     static void checkPassword(String password) {
         if (password == null || password.length() < 12) {
             throw new BadRequest("a password needs at least 12 characters");
+        }
+        if (password.length() > MAX_PASSWORD) {
+            throw new BadRequest("a password has at most " + MAX_PASSWORD + " characters, not " + password.length());
         }
     }
 
