@@ -119,16 +119,51 @@ class ControlRoomWebIT {
         }
     }
 
+    /**
+     * Issue 31: an appliance the control room does not know shows as unregistered (its badge's
+     * colour in the pixels), cannot be ticked for a start, and an admin's "accept" makes it one of
+     * the fleet.
+     */
+    private void acceptAnUnregisteredAppliance(String base) throws Exception {
+        org.eclipse.paho.client.mqttv3.MqttClient guest = new org.eclipse.paho.client.mqttv3.MqttClient(broker.uri(),
+                "rtbox-guest1", new org.eclipse.paho.client.mqttv3.persist.MemoryPersistence());
+        org.eclipse.paho.client.mqttv3.MqttConnectOptions o = new org.eclipse.paho.client.mqttv3.MqttConnectOptions();
+        o.setUserName("guest1");
+        o.setPassword(Mosquitto.PASSWORD.toCharArray());
+        guest.connect(o);
+        try {
+            guest.publish("rtbox/v1/up/guest1/status", ("{\"schema\":1,\"type\":\"status\",\"timestamp\":\""
+                    + java.time.Instant.now() + "\",\"appliance\":\"guest1\",\"state\":\"online\",\"busy\":false,"
+                    + "\"probes\":[],\"workloads\":[],\"outbox_messages\":0,\"outbox_bytes\":0}")
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8), 1, false);
+        } finally {
+            guest.disconnect();
+            guest.close();
+        }
+        browser.open(base + "/ui/fleet.html");
+        WebElement badge = browser.awaitElement(60, "tr[data-appliance='guest1'] .state.unregistered");
+        assertTrue(Browser.count(Browser.shot(badge), "#ffe0b2") > 50, "the unregistered badge's colour");
+        assertFalse(browser.find("tr[data-appliance='guest1'] input[type=checkbox]").isEnabled(),
+                "an unregistered appliance is not offered for a start");
+        assertTrue(browser.find("#counts").getText().contains("1 unregistered"), browser.find("#counts").getText());
+        browser.find("button[data-accept='guest1']").click();
+        browser.awaitElement(30, "tr[data-appliance='guest1'] .state.online");
+        assertTrue(browser.driver.findElements(By.cssSelector("button[data-accept]")).isEmpty());
+    }
+
     private void endToEnd() throws Exception {
         if (!Browser.available()) {
             Assumptions.assumeTrue(System.getenv("CI") != null,
                     "no chromium and chromium-driver here (apt-get install chromium chromium-driver): skipped");
             throw new AssertionError("CI must install chromium and chromium-driver (.ci/run does)");
         }
-        broker = new Mosquitto(brokerDir, "a1", "a2");
+        // guest1 has a broker account the control room was not told of (appliancesFile names a1 and a2).
+        broker = new Mosquitto(brokerDir, "a1", "a2", "guest1");
         a1 = appliance(homeA, "a1");
         a2 = appliance(homeB, "a2");
-        control = new ControlServer(controlHome, broker);
+        Files.createDirectories(controlHome);
+        Files.writeString(controlHome.resolve("appliances"), "a1\na2\n");
+        control = new ControlServer(controlHome, broker, "appliancesFile=" + controlHome.resolve("appliances"));
         Files.writeString(controlHome.resolve("plans/e2e.json"), PLAN);
         Files.writeString(controlHome.resolve("plans/long.json"), LONG_PLAN);
         // a plan with a mistake: the Start page shows the control room's check and sends nothing
@@ -148,6 +183,7 @@ class ControlRoomWebIT {
         // Fleet: both appliances online.
         browser.awaitElement(60, "tr[data-appliance='a1'] .state.online");
         browser.awaitElement(60, "tr[data-appliance='a2'] .state.online");
+        acceptAnUnregisteredAppliance(base);
 
         // Start: the plan from the library, checked; serial and model per controller; start.
         browser.open(base + "/ui/start.html?appliances=a1,a2");
