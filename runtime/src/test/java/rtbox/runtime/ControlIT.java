@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -413,8 +412,7 @@ class ControlIT {
     void verifyCatchesTheForgedRecordAndTheChangedRunWithTheControlRoomStopped() throws Exception {
         control.close();
         control = null;
-        try (Connection c = DriverManager.getConnection("jdbc:h2:file:" + controlHome.resolve("data/control/db")
-                + ";AUTO_SERVER=TRUE");
+        try (Connection c = ControlServer.openDatabase(controlHome);
              Statement st = c.createStatement()) {
             String body;
             try (ResultSet rs = st.executeQuery("SELECT body FROM record WHERE id = " + failedRecord)) {

@@ -14,7 +14,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 
@@ -350,7 +349,7 @@ class ControlRoomWebIT {
         assertEquals(0, ok.exitCode(), ok.stdout() + ok.stderr());
         String originalBody;
         // AUTO_SERVER: the running control room lends its open database to this connection
-        try (Connection c = DriverManager.getConnection("jdbc:h2:file:" + control.database() + ";AUTO_SERVER=TRUE");
+        try (Connection c = control.openDatabase();
              PreparedStatement read = c.prepareStatement("SELECT body FROM record WHERE id = ?")) {
             read.setLong(1, id);
             String body;
@@ -378,7 +377,7 @@ class ControlRoomWebIT {
                 .contains("record " + id + ": body changed"), browser.find("#verify-result").getText());
 
         // The body put back, the run's own stored verdict made a PASS: verify and the run page say so.
-        try (Connection c = DriverManager.getConnection("jdbc:h2:file:" + control.database() + ";AUTO_SERVER=TRUE");
+        try (Connection c = control.openDatabase();
              PreparedStatement write = c.prepareStatement("UPDATE record SET body = ? WHERE id = ?");
              PreparedStatement run = c.prepareStatement("UPDATE run SET verdict = 'PASS' WHERE appliance = 'a2'"
                      + " AND run_id = ?")) {

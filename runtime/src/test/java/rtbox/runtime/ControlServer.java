@@ -12,8 +12,12 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Properties;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
@@ -80,8 +84,22 @@ final class ControlServer implements AutoCloseable {
         return Files.readString(home.resolve("data/control/admin-password")).strip();
     }
 
-    Path database() {
-        return home.resolve("data/control/db");
+    /** A connection to this control room's H2 database (while it runs: through its AUTO_SERVER). */
+    Connection openDatabase() throws IOException, SQLException {
+        return openDatabase(home);
+    }
+
+    /**
+     * A connection to the H2 database of the control room in {@code home}, with the login the
+     * control room generated (user RTBOX, the password in data/control/db-password): what the
+     * test may do as the same Unix user, and another account may not.
+     */
+    static Connection openDatabase(Path home) throws IOException, SQLException {
+        Properties login = new Properties();
+        login.setProperty("user", "RTBOX");
+        login.setProperty("password", Files.readString(home.resolve("data/control/db-password")).strip());
+        return DriverManager.getConnection("jdbc:h2:file:" + home.resolve("data/control/db") + ";AUTO_SERVER=TRUE",
+                login);
     }
 
     Client client() {

@@ -105,7 +105,10 @@ public class ControlCommand implements Callable<Integer>, Subcommand {
         return Path.of(System.getProperty("rtbox.home", ".")).resolve("plans").toAbsolutePath();
     }
 
-    /** The configured database, or the H2 file under DATA/control/db (AUTO_SERVER: rtbox job and verify share it). */
+    /**
+     * The configured database, or the H2 file under DATA/control/db (AUTO_SERVER: rtbox job and
+     * verify share it while the control room runs) with its generated login ({@link H2Login}).
+     */
     static Db openDb(Settings s, Path data) throws SQLException, IOException {
         return openDb(s, data, false);
     }
@@ -113,10 +116,23 @@ public class ControlCommand implements Callable<Integer>, Subcommand {
     /** {@code existing}: refuse a database without the control room's schema rather than make one (verify). */
     static Db openDb(Settings s, Path data, boolean existing) throws SQLException, IOException {
         String url = s.jdbcUrl();
-        if (url == null || url.isEmpty()) {
-            url = h2Url(data);
+        if (url != null && !url.isEmpty()) {
+            return Db.open(url, s.jdbcUser(), MqttLink.readSecret(s.jdbcPasswordFile()), existing);
         }
-        return Db.open(url, s.jdbcUser(), MqttLink.readSecret(s.jdbcPasswordFile()), existing);
+        url = h2Url(data);
+        H2Login login = H2Login.of(data.resolve("control"));
+        Db db;
+        try (java.sql.Connection held = login.open(url)) {
+            db = Db.open(url, H2Login.USER, login.password(), existing);
+        }
+        try {
+            // H2 has just made its lock file with the process's umask (0644): made 0600 like the rest.
+            OwnerOnlyFolder.ensure(data.resolve("control"));
+        } catch (IOException e) {
+            db.close();
+            throw e;
+        }
+        return db;
     }
 
     static String h2Url(Path data) throws IOException {
@@ -164,7 +180,8 @@ public class ControlCommand implements Callable<Integer>, Subcommand {
             String url = s.publicUrl() != null && !s.publicUrl().isEmpty() ? s.publicUrl()
                     : scheme + "://" + (address.contains(":") ? "[" + address + "]" : address) + ":" + httpPort + "/";
             Dictionary<String, Object> p = new Hashtable<>();
-            p.put("jdbcUrl", s.jdbcUrl() == null || s.jdbcUrl().isEmpty() ? h2Url(data) : s.jdbcUrl());
+            // Empty: the control room opens the H2 file in the data folder with its login (openDb).
+            p.put("jdbcUrl", s.jdbcUrl() == null ? "" : s.jdbcUrl());
             p.put("jdbcUser", s.jdbcUser());
             p.put("jdbcPasswordFile", s.jdbcPasswordFile());
             p.put("brokers", brokers);

@@ -130,6 +130,15 @@ final class Db implements AutoCloseable {
         }
     }
 
+    /**
+     * One connection to an H2 database outside the pool (through this class, so that the bind
+     * address above is set before H2 starts an AUTO_SERVER). The driver is in this bundle:
+     * DriverManager would look in the caller's class loader.
+     */
+    static Connection connectOnce(String h2Url, java.util.Properties login) throws SQLException {
+        return new org.h2.Driver().connect(h2Url, login);
+    }
+
     Connection connection() throws SQLException {
         return pool.getConnection();
     }
