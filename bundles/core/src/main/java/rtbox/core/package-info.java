@@ -8,8 +8,9 @@
  * in the same release, a progress listener can ask for a stop (stopRequested). 2.1.0: the one
  * reader of a run request's JSON ({@link rtbox.core.RunRequests}, with {@link rtbox.core.PolicySpec}
  * moved here from rtbox.plan), thresholds' synonyms and deprecated names, and the one verdict
- * rule's public face ({@link rtbox.core.VerdictRule}).
+ * rule's public face ({@link rtbox.core.VerdictRule}). 2.2.0: the measuring chain's self-test
+ * ({@link rtbox.core.Selftest}), one rule for rtbox selftest and the appliance's MQTT selftest.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("2.1.0")
+@org.osgi.annotation.versioning.Version("2.2.0")
 package rtbox.core;

@@ -14,20 +14,19 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import rtbox.api.RtboxException;
-import rtbox.api.RunParameters;
-import rtbox.api.SchedPolicy;
 import rtbox.api.result.Culprit;
 import rtbox.api.result.RunReport;
 import rtbox.api.result.Spike;
 import rtbox.api.result.ThreadResult;
-import rtbox.core.LoadSpec;
 import rtbox.core.RunRequest;
 import rtbox.cli.Subcommand;
 import rtbox.core.Runner;
+import rtbox.core.Selftest;
 import rtbox.core.Thresholds;
 
 /**
- * {@code rtbox selftest}: proves the measuring chain on this machine. A disturber
+ * {@code rtbox selftest}: proves the measuring chain on this machine. First rtbox.core's
+ * {@link Selftest} (the same the appliance runs for a record's self-test): a disturber
  * thread at SCHED_FIFO 90 on the probe's CPU spins for D us every P ms; the timer
  * probe (FIFO 80, 100 us interval, so a spin always covers a deadline near its start)
  * must see about duration/P spikes of about D, attributed to the disturber. Spikes
@@ -73,30 +72,26 @@ public class SelftestCommand implements Callable<Integer>, Subcommand {
         try {
             long durationNs = Durations.parseNanos("duration", duration);
             int c = cpu != null ? cpu : rtbox.os.Sched.configuredCpus() - 1;
-            RunParameters p = RunParameters.builder().intervalUs(100).policy(SchedPolicy.FIFO).priority(80).cpus(c)
-                    .durationNs(durationNs).warmupNs(500_000_000L).build();
-            String load = "disturber:cpu=" + c + ",priority=90,spin-us=" + spinUs + ",every-ms=" + everyMs;
             out.printf(Locale.ROOT, "injecting: %d us of SCHED_FIFO 90 spinning on CPU %d every %d ms for %s;"
                     + " timer probe at FIFO 80, interval 100 us%n", spinUs, c, everyMs, duration);
             out.flush();
-            RunReport r = runner.run(new RunRequest("timer", p, Thresholds.NONE, "rtbox selftest", List.of(
-                    LoadSpec.parse(load))), f -> { });
-            Outcome o = judge(r, spinUs * 1000, everyMs * 1_000_000, durationNs);
-            o.lines.forEach(out::println);
+            Selftest.Outcome o = Selftest.run(runner, c, durationNs, spinUs, everyMs, "rtbox selftest");
+            o.lines().forEach(out::println);
             out.printf(Locale.ROOT, "injecting from another process: %d us of SCHED_FIFO 99 spinning on CPU %d every %d"
                     + " ms for %s (a separate JVM, thread 'disturber')%n", foreignSpinUs, c, foreignEveryMs, duration);
             out.flush();
             RunReport r2;
             Outcome o2;
             try (ForeignDisturber d = ForeignDisturber.start(c, 99, foreignSpinUs, foreignEveryMs)) {
-                r2 = runner.run(new RunRequest("timer", p, Thresholds.NONE, "rtbox selftest (foreign disturber)",
-                        List.of()), f -> { });
+                RunRequest alone = Selftest.request(c, durationNs, spinUs, everyMs, "rtbox selftest (foreign disturber)");
+                r2 = runner.run(new RunRequest("timer", alone.parameters(), Thresholds.NONE, alone.command(), List.of()),
+                        f -> { });
                 o2 = judgeForeign(r2, d.spins(), d.pid(), foreignSpinUs * 1000);
             }
             o2.lines.forEach(out::println);
-            boolean pass = o.pass && o2.pass;
+            boolean pass = o.pass() && o2.pass;
             out.println(pass ? "PASS: the injected disturbances were seen and attributed"
-                    : "FAIL: " + (o.pass ? o2.reason : o.reason));
+                    : "FAIL: " + (o.pass() ? o2.reason : o.reason()));
             return pass ? Cli.OK : Cli.FAIL;
         } catch (RtboxException e) {
             err.println("rtbox: error: " + e.getMessage());
@@ -104,47 +99,11 @@ public class SelftestCommand implements Callable<Integer>, Subcommand {
         }
     }
 
-    /** What the self test saw, and whether it proves the chain. */
+    /** What the foreign case saw, and whether it proves the chain. */
     static final class Outcome {
         final List<String> lines = new ArrayList<>();
         boolean pass;
         String reason = "";
-    }
-
-    static Outcome judge(RunReport r, long spinNs, long periodNs, long durationNs) {
-        Outcome o = new Outcome();
-        long expected = durationNs / periodNs;
-        List<Long> injected = new ArrayList<>();
-        long noise = 0, noiseMax = 0, p50 = 0;
-        for (ThreadResult t : r.result().threads()) {
-            p50 = Math.max(p50, t.latency().p50Ns());
-            for (Spike s : t.spikes()) {
-                if (s.kind() == rtbox.api.result.SpikeCause.WORKLOAD && s.detail().startsWith("disturber")) {
-                    injected.add(s.latencyNs());
-                } else {
-                    noise++;
-                    noiseMax = Math.max(noiseMax, s.latencyNs());
-                }
-            }
-        }
-        injected.sort(null);
-        long median = injected.isEmpty() ? 0 : injected.get(injected.size() / 2);
-        o.lines.add(String.format(Locale.ROOT, "seen: %d spikes attributed to the disturber (expected about %d),"
-                + " median %d us, range %d..%d us (injected %d us; wake-up p50 %d us)", injected.size(), expected,
-                median / 1000, injected.isEmpty() ? 0 : injected.get(0) / 1000,
-                injected.isEmpty() ? 0 : injected.get(injected.size() - 1) / 1000, spinNs / 1000, p50 / 1000));
-        o.lines.add(String.format(Locale.ROOT, "machine's own noise: %d other spikes, largest %d us", noise,
-                noiseMax / 1000));
-        long tolerance = Math.max(2, expected / 10);
-        if (Math.abs(injected.size() - expected) > tolerance) {
-            o.reason = "saw " + injected.size() + " disturber spikes, expected " + expected + " +/- " + tolerance;
-        } else if (median < spinNs * 9 / 10 || median > spinNs * 11 / 10 + p50) {
-            o.reason = "the disturber spikes' median " + median / 1000 + " us is not within 10% of the injected "
-                    + spinNs / 1000 + " us (plus the wake-up floor " + p50 / 1000 + " us)";
-        } else {
-            o.pass = true;
-        }
-        return o;
     }
 
     /**
