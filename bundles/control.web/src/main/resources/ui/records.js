@@ -44,10 +44,11 @@ async function load() {
   try {
     const answer = await api.get("/records?" + q);
     clear(out).append(pager(answer, (o) => { offset = o; load(); }), h("table", { id: "records-table" },
-      h("thead", {}, h("tr", {}, ["record", "issued", "serial", "model", "verdict", "run", "signed by", "key (fingerprint SHA-256)", ""].map((x) => h("th", {}, x)))),
+      h("thead", {}, h("tr", {}, ["record", "issued", "serial", "model", "verdict", "instrument self-test", "run", "signed by", "key (fingerprint SHA-256)", ""].map((x) => h("th", {}, x)))),
       h("tbody", {}, answer.records.map((r) => h("tr", { class: r.verdict, "data-record": r.id },
         h("td", { class: "num" }, String(r.id)), h("td", {}, fmtTime(r.issued)), h("td", {}, r.serial), h("td", {}, r.model || "-"),
-        h("td", { class: "v" }, verdictBadge(r.verdict)), h("td", {}, r.appliance && r.run ? runLink(r.appliance, r.run) : "-"),
+        h("td", { class: "v" }, verdictBadge(r.verdict)), selftestCell(r.selftest),
+        h("td", {}, r.appliance && r.run ? runLink(r.appliance, r.run) : "-"),
         h("td", {}, r.signed_by || "-"),
         h("td", { class: "key" }, r.key_id ? h("span", { title: r.key_fingerprint || "not published here" }, r.key_id,
           h("br"), h("small", {}, r.key_fingerprint || "key not published here")) : "not signed"),
@@ -64,3 +65,12 @@ form.addEventListener("submit", (ev) => {
   load();
 });
 load();
+
+// The measuring chain's self-test the record carries (a stall injected, found and attributed), or the admin's override.
+function selftestCell(st) {
+  if (!st) return h("td", { class: "selftest" }, h("small", {}, "not carried (issued before records carried it)"));
+  const figures = st.ran ? `${st.found} of ${st.expected} stalls found, error ${st.error_us >= 0 ? "+" : ""}${st.error_us} us` : "did not run";
+  return h("td", { class: "selftest " + (st.ok ? "ok" : "FAIL") },
+    st.ok ? "passed" : "FAILED", h("br"), h("small", {}, figures),
+    st.override_reason ? h("div", { class: "override" }, h("small", {}, "overridden by an admin: " + st.override_reason)) : "");
+}

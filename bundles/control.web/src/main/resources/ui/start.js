@@ -114,9 +114,12 @@ startBtn.addEventListener("click", async () => {
   try {
     const answer = await api.post("/starts", { plan: checked, targets: chosen });
     const started = answer.starts.filter((x) => x.code === 200 && x.run);
-    results.append(h("table", { id: "starts" }, h("thead", {}, h("tr", {}, ["appliance", "answer", "run"].map((x) => h("th", {}, x)))),
-      h("tbody", {}, answer.starts.map((x) => h("tr", { class: x.code === 200 ? "PASS" : "FAIL" },
-        h("td", {}, x.appliance), h("td", { class: "v" }, x.code + " " + (x.message || "")), h("td", {}, x.run || "-"))))));
+    results.append(h("table", { id: "starts" }, h("thead", {}, h("tr", {}, ["appliance", "instrument self-test", "answer", "run"].map((x) => h("th", {}, x)))),
+      h("tbody", {}, answer.starts.map((x) => h("tr", { class: x.code === 200 ? "PASS" : "FAIL", "data-appliance": x.appliance },
+        h("td", {}, x.appliance),
+        h("td", { class: "selftest" }, x.selftest ? (x.selftest.ok ? "passed: " : "FAILED: ") + (x.selftest.message || "")
+          : "not run (not a start for a record: no serial)"),
+        h("td", { class: "v" }, x.code + " " + (x.message || "")), h("td", {}, x.run || "-"))))));
     if (started.length) {
       const runs = started.map((x) => x.appliance + "/" + x.run).join(",");
       results.append(h("p", {}, h("a", { href: "/ui/live.html?runs=" + encodeURIComponent(runs), id: "to-live" },

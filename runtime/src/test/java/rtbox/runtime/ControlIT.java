@@ -137,6 +137,12 @@ class ControlIT {
         JsonObject s = started.json().getAsJsonArray("starts").get(0).getAsJsonObject();
         assertEquals(200, s.get("code").getAsInt(), started.body());
         run = s.get("run").getAsString();
+        // A start for a controller (a serial) ran the measuring chain's self-test first: a stall injected, found.
+        JsonObject selftest = s.getAsJsonObject("selftest");
+        assertNotNull(selftest, started.body());
+        assertTrue(selftest.get("ok").getAsBoolean(), started.body());
+        assertEquals(2000, selftest.getAsJsonObject("body").get("injected_us").getAsInt(), started.body());
+        assertEquals(20, selftest.getAsJsonObject("body").get("expected").getAsInt(), started.body());
         JsonObject detail = null;
         end = System.currentTimeMillis() + 120_000;
         while (System.currentTimeMillis() < end) {
@@ -181,27 +187,52 @@ class ControlIT {
     void theRecordIsSignedAndExportedAndVerifiesWithOpenSsl() throws Exception {
         ControlServer.Client.Response r = admin.post("/records", "{\"appliance\":\"a1\",\"run\":\"" + run + "\"}");
         JsonObject detail = admin.get("/runs/a1/" + run).json();
-        if (r.status() == 409) {
-            // Only a PASS is refused, and only for the instrument: this machine's self-test failed.
-            assertEquals("PASS", detail.get("verdict").getAsString(), r.body());
-            assertTrue(r.json().get("error").getAsString().contains("self-test"), r.body());
-        } else {
-            assertEquals(201, r.status(), r.body());
-            JsonObject record = r.json();
-            assertEquals("SN-0001", record.get("serial").getAsString());
-            assertEquals(detail.get("verdict").getAsString(), record.get("verdict").getAsString());
-            assertEquals(409, admin.post("/records", "{\"appliance\":\"a1\",\"run\":\"" + run + "\"}").status());
-        }
-        // A run that fails (1 us is no machine's worst wake-up): its record is never refused for the instrument.
+        assertEquals(201, r.status(), r.body());
+        JsonObject first = r.json();
+        assertEquals("SN-0001", first.get("serial").getAsString());
+        assertEquals(detail.get("verdict").getAsString(), first.get("verdict").getAsString());
+        assertEquals(409, admin.post("/records", "{\"appliance\":\"a1\",\"run\":\"" + run + "\"}").status());
+        // The record carries the instrument's self-test with its figures (issue 30 item 5), in the signed body,
+        // and the readiness check under its own name.
+        JsonObject st = admin.get("/records/" + first.get("id").getAsLong()).json().getAsJsonObject("selftest");
+        assertTrue(st.get("ok").getAsBoolean(), st.toString());
+        int found = st.get("found").getAsInt();
+        assertTrue(found >= 18 && found <= 22, st.toString());
+        assertEquals(20, st.get("expected").getAsInt(), st.toString());
+        assertEquals("workload: disturber", st.get("cause").getAsString(), st.toString());
+        assertTrue(Math.abs(st.get("error_us").getAsInt()) <= 200 + st.get("wakeup_p50_us").getAsInt(), st.toString());
+        assertTrue(first.getAsJsonObject("readiness").get("ok").getAsBoolean(), first.toString());
+        String printable = admin.get("/records/" + first.get("id").getAsLong() + ".html").body();
+        assertTrue(printable.contains("passed: " + found + " of 20 injected stalls of 2000 us"), printable);
+        assertFalse(printable.toLowerCase(java.util.Locale.ROOT).contains("readiness check before the run (disk, outbox,"
+                + " probes; not"), printable);
+        JsonObject listed = admin.get("/records?serial=SN-0001").json().getAsJsonArray("records").get(0)
+                .getAsJsonObject().getAsJsonObject("selftest");
+        assertEquals(found, listed.get("found").getAsInt(), listed.toString());
+        // A run that fails (1 us is no machine's worst wake-up), started without the self-test ("record": false):
+        // its record is refused, since nothing shows the instrument measured, until an admin overrides with a reason.
         failed = startAndAwait("{\"plan\":{\"rtbox_plan\":1,\"name\":\"fails\",\"probe\":\"timer\",\"parameters\":"
                 + "{\"interval_us\":1000,\"cpus\":[0]},\"warmup\":\"0s\",\"duration\":\"1s\",\"thresholds\":"
                 + "{\"max_us\":1},\"cells\":[{\"name\":\"idle\"}]},\"targets\":[{\"appliance\":\"a1\",\"serial\":"
-                + "\"SN-0002\",\"model\":\"X20\"}]}");
+                + "\"SN-0002\",\"model\":\"X20\"}],\"record\":false}");
         r = admin.post("/records", "{\"appliance\":\"a1\",\"run\":\"" + failed + "\"}");
+        assertEquals(409, r.status(), r.body());
+        assertTrue(r.json().get("error").getAsString().contains("self-test did not run before run '" + failed + "'"),
+                r.body());
+        assertTrue(admin.get("/audit?action=record-refused").body().contains(failed));
+        String reason = "a1 runs the plan for a throughput figure only; the chain was checked by SN-0001's run";
+        r = admin.post("/records", "{\"appliance\":\"a1\",\"run\":\"" + failed + "\",\"override_reason\":\""
+                + reason + "\"}");
         assertEquals(201, r.status(), r.body());
         JsonObject record = r.json();
         failedRecord = record.get("id").getAsLong();
         assertEquals("FAIL", record.get("verdict").getAsString());
+        assertTrue(record.get("selftest").isJsonNull(), record.toString());
+        assertEquals(reason, record.getAsJsonObject("selftest_override").get("reason").getAsString());
+        assertEquals("admin", record.getAsJsonObject("selftest_override").get("by").getAsString());
+        String overrideAudit = admin.get("/audit?action=record-override").body();
+        assertTrue(overrideAudit.contains(reason) && overrideAudit.contains("\"user\":\"admin\""), overrideAudit);
+        assertTrue(admin.get("/records/" + failedRecord + ".html").body().contains("Self-test overridden by an admin"));
         // Signed with the key made at the first start, kept in data/control/keys (0700, private key 0600), published.
         Path keys = controlHome.resolve("data/control/keys");
         String keyId = record.get("key_id").getAsString();
@@ -361,6 +392,23 @@ class ControlIT {
             {"PUT", "/plans/..%2Fevil", "{}", null},
             {"DELETE", "/references/xyz", null, null},
             {"POST", "/appliances/a1%23/selftest", null, "appliance: 'a1#' is not an id"},
+            {"POST", "/users", "{\"name\":\"vera\u202e\",\"role\":\"viewer\",\"password\":\"correct-horse-2\"}",
+                "$.name: a bidirectional override"},
+            {"POST", "/users", "{\"name\":\"" + "v".repeat(100) + "\",\"role\":\"viewer\"}", "$.name: at most 64"},
+            {"POST", "/users", "{\"name\":\"vera2\",\"role\":\"viewer\",\"password\":\"correct\\u0007horse\"}",
+                "$.password: a control character"},
+            {"POST", "/users", "{\"name\":\"vera2\",\"role\":\"viewer\",\"password\":\"" + "p".repeat(5000) + "\"}",
+                "$.password: at most 1024"},
+            {"PUT", "/users/vera", "{\"password\":\"correct\u2066horse-battery\"}", "$.password: a bidirectional"},
+            {"PUT", "/session/password", "{\"old\":\"x\",\"new\":\"new\\u0000password!!\"}", "$.new: a control"},
+            {"POST", "/session", "{\"user\":\"admin\u202e\",\"password\":\"x\"}", "$.user: a bidirectional"},
+            {"PUT", "/plans/short%E2%80%AE", "{}", "plan name: a bidirectional override"},
+            {"POST", "/plans/check", "{\"name\":\"short\\u0001\"}", "$.name: a control character"},
+            {"POST", "/plans/check", "{\"name\":\"" + "q".repeat(101) + "\"}", "$.name: at most 100"},
+            {"POST", "/starts", "{\"plan\":\"short\",\"targets\":[\"a1\"],\"record\":true}", "$.record: a record needs"},
+            {"POST", "/starts", "{\"plan\":\"short\",\"targets\":[\"a1\"],\"record\":\"yes\"}", "record"},
+            {"POST", "/records", "{\"appliance\":\"a1\",\"run\":\"r\",\"override_reason\":\"x\u202dy\"}",
+                "$.override_reason"},
             {"POST", "/runs/a1/r%2B/stop", null, "is not an id"},
             {"POST", "/swaps", "{\"sha256\":\"ab\",\"confirm\":\"ab\",\"appliances\":[\"a1/+\"]}", "$.appliances[0]"},
         };

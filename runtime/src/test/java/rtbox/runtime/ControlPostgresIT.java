@@ -55,7 +55,8 @@ class ControlPostgresIT {
         String jdbcUrl = pg.newDatabase("rtbox");
         broker = new Mosquitto(brokerDir, "a1");
         control = new ControlServer(controlHome, broker, "jdbcUrl=" + jdbcUrl);
-        // A threshold of 1 us: FAIL everywhere, so the record is issued whatever the self-test says.
+        // A threshold of 1 us: FAIL everywhere, so the record is issued whatever the readiness check says (the
+        // measuring chain's self-test, which the start runs first, must pass for any record).
         Files.writeString(controlHome.resolve("plans/short.json"), ControlIT.PLAN.replace("\"max_us\":100000",
                 "\"max_us\":1"));
         appliance = new Rtbox(applianceHome);
@@ -101,6 +102,7 @@ class ControlPostgresIT {
         ControlServer.Client.Response r = admin.post("/records", "{\"appliance\":\"a1\",\"run\":\"" + run + "\"}");
         assertEquals(201, r.status(), r.body());
         JsonObject record = admin.get("/records/" + r.json().get("id").getAsLong()).json();
+        assertTrue(record.getAsJsonObject("selftest").get("ok").getAsBoolean(), record.toString());
         JsonArray bundles = record.getAsJsonArray("bundles");
         assertTrue(bundles.size() > 10, record.toString());
         for (JsonElement e : bundles) {

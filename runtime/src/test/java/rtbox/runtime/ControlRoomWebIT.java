@@ -94,6 +94,9 @@ class ControlRoomWebIT {
     private Rtbox appliance(Path home, String id) throws Exception {
         Rtbox r = new Rtbox(home);
         MqttIT.configure(r, broker, id);
+        // Both appliances share this machine: each start's self-test (a stall injected at FIFO 90) on its own CPU.
+        Files.writeString(r.home.resolve("etc/rtbox.mqtt.cfg"), "selftestCpu=" + ("a1".equals(id) ? 0 : 1) + "\n",
+                java.nio.file.StandardOpenOption.APPEND);
         r.start("serve");
         return r;
     }
@@ -311,6 +314,13 @@ class ControlRoomWebIT {
         assertTrue(printable.body().contains("SN-E2E-0002"), printable.body());
         assertTrue(printable.body().contains(record.getAsJsonArray("bundles").get(1).getAsJsonObject().get("sha256")
                 .getAsString()), "the printable record lacks the bundles' SHA-256");
+        // The instrument's self-test that the start ran on a2 before the plan (a stall injected, found, attributed),
+        // with its figures, in the signed record and on the printable one.
+        JsonObject selftest = record.getAsJsonObject("selftest");
+        assertTrue(selftest.get("ok").getAsBoolean(), record.toString());
+        assertEquals("workload: disturber", selftest.get("cause").getAsString(), selftest.toString());
+        assertTrue(printable.body().contains("passed: " + selftest.get("found").getAsInt() + " of "
+                + selftest.get("expected").getAsInt() + " injected stalls of 2000 us"), printable.body());
 
         // Records, audit and history pages show what happened.
         browser.open(base + "/ui/records.html");
@@ -320,6 +330,9 @@ class ControlRoomWebIT {
         assertTrue(keyCell.contains(record.get("key_id").getAsString())
                 && keyCell.contains(record.get("key_fingerprint").getAsString()), keyCell);
         browser.awaitElement(30, "#keys-table tr[data-key='" + record.get("key_id").getAsString() + "']");
+        String selftestCell = browser.find("#records-table tr[data-record='" + id + "'] td.selftest").getText();
+        assertTrue(selftestCell.startsWith("passed") && selftestCell.contains(selftest.get("found").getAsInt() + " of "
+                + selftest.get("expected").getAsInt() + " stalls found"), selftestCell);
         assertTrue(printable.body().contains(record.get("key_fingerprint").getAsString()), "no fingerprint printed");
         browser.find("#verify").click();
         assertTrue(browser.awaitElement(30, "#verify-result .msg").getText().contains("intact"),

@@ -206,6 +206,10 @@ class MqttCommandsIT extends MqttFixture {
         // Fixed on purpose: 1.5 s of measuring, so that the stopped result has samples; nothing says "measuring"
         // sooner (progress comes at each tenth of the run: 6 s).
         Thread.sleep(1500);
+        // The measuring chain's self-test never runs beside a run: it would disturb the run and be disturbed by it.
+        JsonObject busy = reply(control.command(A, "selftest", ""));
+        assertEquals(409, busy.get("code").getAsInt(), busy.toString());
+        assertTrue(busy.get("message").getAsString().contains("is under way"), busy.toString());
         JsonObject r = reply(control.command(A, "stop", "\"run\":\"" + run + "\""));
         assertEquals(200, r.get("code").getAsInt(), r.toString());
         ControlRoom.Received result = control.await(m -> m.topic().endsWith("/runs/" + run + "/result"), 15_000);
@@ -214,6 +218,22 @@ class MqttCommandsIT extends MqttFixture {
         // Once the stopped run has ended (its result is out; its slot frees a moment after), nothing is left to stop.
         Await.until(10_000, () -> "stop still finds something to stop after the result",
                 () -> reply(control.command(A, "stop", "")).get("code").getAsInt() == 409);
+        // Idle again: the self-test runs (1 s: 10 stalls of 2 ms injected) and answers with what it found; the
+        // readiness check (disk, outbox, probes) answers under its own verb.
+        JsonObject st = reply(control.command(A, "selftest", "\"duration_s\":1"));
+        JsonObject figures = st.getAsJsonObject("body");
+        assertEquals(200, st.get("code").getAsInt(), st.toString());
+        assertEquals(10, figures.get("expected").getAsInt(), st.toString());
+        assertTrue(Math.abs(figures.get("found").getAsInt() - 10) <= 2, st.toString());
+        assertEquals(2000, figures.get("injected_us").getAsInt(), st.toString());
+        assertEquals("workload: disturber", figures.get("cause").getAsString(), st.toString());
+        assertEquals(figures.get("median_us").getAsInt() - 2000, figures.get("error_us").getAsInt(), st.toString());
+        JsonObject bad = reply(control.command(A, "selftest", "\"duration_s\":600"));
+        assertEquals(400, bad.get("code").getAsInt(), bad.toString());
+        assertTrue(bad.get("message").getAsString().startsWith("duration_s must be 1 to 60"), bad.toString());
+        JsonObject ready = reply(control.command(A, "readiness", ""));
+        assertEquals(200, ready.get("code").getAsInt(), ready.toString());
+        assertTrue(ready.getAsJsonObject("body").has("outbox_messages"), ready.toString());
     }
 
     @Test
@@ -223,7 +243,7 @@ class MqttCommandsIT extends MqttFixture {
         assertEquals(200, r.get("code").getAsInt());
         assertTrue(r.getAsJsonObject("body").toString().contains("rtbox.mqtt"));
         // Every verb family's component is active on a full appliance, the plan verbs too.
-        assertEquals(List.of("bundles", "get-config", "install", "plan", "results", "run", "selftest", "set-config",
+        assertEquals(List.of("bundles", "get-config", "install", "plan", "readiness", "results", "run", "selftest", "set-config",
                 "status", "stop", "uninstall", "update"), r.getAsJsonObject("body").getAsJsonArray("verbs").asList()
                         .stream().map(e -> e.getAsString()).toList(), r.toString());
 

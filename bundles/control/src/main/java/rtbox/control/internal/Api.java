@@ -147,12 +147,14 @@ final class Api extends HttpServlet {
                     resp.addCookie(c);
                     send(resp, 200, new JsonObject());
                 } else if (p.length == 2 && p[1].equals("password") && method.equals("PUT")) {
-                    JsonObject b = body(req);
-                    String old = Json.string(b, "old");
+                    rtbox.json.JsonFields f = Input.fields(body(req), List.of("old", "new"));
+                    String fresh = Input.password(f.at("new"), Input.text(f, "new", Input.PASSWORD_MAX), true);
+                    // The old one is only compared: one longer than any there can be is wrong, without a look-up.
+                    String old = Json.string(f.object(), "old");
                     if (old == null || old.length() > Users.MAX_PASSWORD || !room.users.checkOwnPassword(user, old)) {
                         throw new BadRequest(403, "the old password is wrong");
                     }
-                    room.users.change(user, user, null, Json.string(b, "new"));
+                    room.users.change(user, user, null, fresh);
                     send(resp, 200, new JsonObject());
                 } else {
                     throw notAllowed(method, p);
@@ -281,9 +283,9 @@ final class Api extends HttpServlet {
         } else if (p.length == 3 && p[2].equals("accept") && method.equals("POST")) {
             need(s, Role.ADMIN);
             send(resp, 200, room.accept(s.user(), Input.id("appliance", p[1])));
-        } else if (p.length == 3 && p[2].equals("selftest") && method.equals("POST")) {
+        } else if (p.length == 3 && (p[2].equals("selftest") || p[2].equals("readiness")) && method.equals("POST")) {
             need(s, Role.OPERATOR);
-            send(resp, 202, room.operations.selftest(s.user(), Input.id("appliance", p[1])));
+            send(resp, 202, room.operations.check(s.user(), Input.id("appliance", p[1]), p[2]));
         } else if (p.length == 4 && p[2].equals("bundles") && p[3].equals("refresh") && method.equals("POST")) {
             need(s, Role.OPERATOR);
             send(resp, 202, room.operations.askBundles(Input.id("appliance", p[1])));
@@ -330,9 +332,11 @@ final class Api extends HttpServlet {
             send(resp, 200, room.library.list());
         } else if (p.length == 2 && p[1].equals("check") && method.equals("POST")) {
             JsonObject b = body(req);
+            rtbox.json.JsonFields f = Input.fields(b, List.of("plan", "name"));
+            String name = Input.text(f, "name", Input.PLAN_NAME);
             JsonElement plan = b.get("plan");
             String text = plan != null && plan.isJsonObject() ? Json.GSON.toJson(plan)
-                    : Json.string(b, "name") != null ? room.library.text(Json.string(b, "name")) : null;
+                    : name != null ? room.library.text(Input.planName(f.at("name"), name)) : null;
             if (text == null) {
                 throw new BadRequest("give plan (the plan itself) or name (a plan in the library)");
             }
@@ -343,6 +347,7 @@ final class Api extends HttpServlet {
             resp.getOutputStream().write(room.library.text(p[1]).getBytes(StandardCharsets.UTF_8));
         } else if (p.length == 2 && method.equals("PUT")) {
             need(s, Role.ADMIN);
+            Input.planName("plan name", p[1]);
             String text = new String(bytes(req, MAX_JSON_BYTES), StandardCharsets.UTF_8);
             PlanLibrary.parse(text);
             room.library.save(p[1], text);
@@ -362,9 +367,12 @@ final class Api extends HttpServlet {
                     limit(req)));
         } else if (p.length == 1 && method.equals("POST")) {
             need(s, Role.OPERATOR);
-            rtbox.json.JsonFields b = Input.fields(body(req), List.of("appliance", "run", "comment"));
-            send(resp, 201, room.records.issue(s.user(), Input.id(b, "appliance", true), Input.id(b, "run", true),
-                    Input.text(b, "comment", Input.COMMENT), "operator"));
+            rtbox.json.JsonFields b = Input.fields(body(req), List.of("appliance", "run", "comment", "override_reason"));
+            String appliance = Input.id(b, "appliance", true), run = Input.id(b, "run", true);
+            String comment = Input.text(b, "comment", Input.COMMENT);
+            String override = Input.text(b, "override_reason", Input.OVERRIDE);
+            send(resp, 201, room.records.issue(s.user(), appliance, run, comment, "operator",
+                    Records.Override.of(override, s.role())));
         } else if (p.length == 2 && p[1].equals("verify") && method.equals("GET")) {
             send(resp, 200, room.records.verify());
         } else if (p.length == 2 && method.equals("GET") && p[1].endsWith(".zip")) {
@@ -414,16 +422,23 @@ final class Api extends HttpServlet {
         if (p.length == 1 && method.equals("GET")) {
             send(resp, 200, room.users.list());
         } else if (p.length == 1 && method.equals("POST")) {
-            JsonObject b = body(req);
-            room.users.add(s.user(), Json.string(b, "name"), Role.of(Json.string(b, "role")), Json.string(b, "password"));
+            rtbox.json.JsonFields f = Input.fields(body(req), List.of("name", "role", "password"));
+            String name = Input.requiredText(f, "name", 64);
+            Users.checkName(name);
+            String role = Input.requiredText(f, "role", 16);
+            String password = Input.password(f.at("password"), Input.text(f, "password", Input.PASSWORD_MAX), true);
+            room.users.add(s.user(), name, Role.of(role), password);
             send(resp, 201, room.users.list());
         } else if (p.length == 2 && method.equals("PUT")) {
-            JsonObject b = body(req);
-            room.users.change(s.user(), p[1], b.has("role") ? Role.of(Json.string(b, "role")) : null,
-                    Json.string(b, "password"));
+            rtbox.json.JsonFields f = Input.fields(body(req), List.of("role", "password"));
+            Input.user("user name", p[1]);
+            String role = Input.text(f, "role", 16);
+            String password = Input.text(f, "password", Input.PASSWORD_MAX);
+            room.users.change(s.user(), p[1], role != null ? Role.of(role) : null,
+                    password == null ? null : Input.password(f.at("password"), password, true));
             send(resp, 200, room.users.list());
         } else if (p.length == 2 && method.equals("DELETE")) {
-            room.users.delete(s.user(), p[1]);
+            room.users.delete(s.user(), Input.user("user name", p[1]));
             send(resp, 200, room.users.list());
         } else {
             throw notAllowed(method, p);
@@ -454,8 +469,20 @@ final class Api extends HttpServlet {
         if (ct == null || !ct.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
             throw new BadRequest(415, "log in with Content-Type: application/json");
         }
-        JsonObject b = body(req);
-        String user = Json.string(b, "user"), password = Json.string(b, "password");
+        rtbox.json.JsonFields f = Input.fields(body(req), List.of("user", "password"));
+        String user, password;
+        try {
+            user = f.optStr("user");
+            password = f.optStr("password");
+        } catch (rtbox.json.JsonProblem problem) {
+            throw new BadRequest(problem.getMessage());
+        }
+        // A name with a control character or bidi override is no user's, and must not reach the audit log as
+        // login-failed (it would read backwards there): refused naming the field. The password is only compared
+        // (and one set before the character checks may hold anything).
+        if (user != null && user.length() <= 64) {
+            Input.check(f.at("user"), user, 64);
+        }
         if (user == null || password == null) {
             throw new BadRequest("give user and password");
         }

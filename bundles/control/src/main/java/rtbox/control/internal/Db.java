@@ -44,7 +44,7 @@ final class Db implements AutoCloseable {
      * (V2: PostgreSQL partitions message by site and month, H2 has the columns only).
      */
     static final List<String> MIGRATIONS = List.of("V1__control_room.sql", "V2__site.sql", "V3__record_signature.sql",
-            "V4__reference_override.sql", "V5__appliance_registered.sql");
+            "V4__reference_override.sql", "V5__appliance_registered.sql", "V6__readiness_and_selftest.sql");
 
     private final HikariDataSource pool;
     final boolean postgres;

@@ -127,14 +127,16 @@ final class IngestStore {
         if ("bundles".equals(verb) && code != null && code == 200 && body != null && body.has("bundles")) {
             Sql.update(c, "UPDATE appliance SET bundles = ? WHERE id = ?", Json.GSON.toJson(body.get("bundles")),
                     m.appliance());
-        } else if ("selftest".equals(verb)) {
+        } else if ("selftest".equals(verb) || "readiness".equals(verb)) {
+            // The last answer of each check, shown on the appliance: the measuring chain's self-test and the
+            // readiness check (their columns are named by the verb).
             JsonObject t = new JsonObject();
             t.addProperty("at", Json.iso(now));
             t.addProperty("code", code);
             t.addProperty("ok", code != null && code == 200);
             t.addProperty("message", Json.string(j, "message"));
             t.add("body", body);
-            Sql.update(c, "UPDATE appliance SET selftest = ?, selftest_ms = ?, selftest_ok = ? WHERE id = ?",
+            Sql.update(c, "UPDATE appliance SET " + verb + " = ?, " + verb + "_ms = ?, " + verb + "_ok = ? WHERE id = ?",
                     Json.GSON.toJson(t), now, code != null && code == 200, m.appliance());
         }
         return new Outcome(true, false);

@@ -22,6 +22,13 @@ final class Input {
     /** serial, model (the record's columns are 100 wide). */
     static final int NAME = 100;
     static final int COMMENT = 2000;
+    /** An admin's override reason (a golden reference, a record without a passed self-test). */
+    static final int OVERRIDE = 500;
+    /** A password's length: at least 12 (a new one), at most 1,024 (PBKDF2 hashes all of it). */
+    static final int PASSWORD_MIN = 12, PASSWORD_MAX = 1024;
+    /** A plan's name in the library (its file name without .json). */
+    static final int PLAN_NAME = 100;
+    private static final Pattern PLAN = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}");
     private static final Pattern USER = Pattern.compile("[A-Za-z0-9._@-]{1,64}");
 
     private Input() {
@@ -70,8 +77,28 @@ final class Input {
     }
 
     static String user(String where, String s) {
+        check(where, s, 64);
         if (s == null || !USER.matcher(s).matches()) {
             throw new BadRequest(where + ": a user name is 1 to 64 of A-Z a-z 0-9 . _ @ -");
+        }
+        return s;
+    }
+
+    /** A password at {@code where}: the text checks, at most 1,024 characters, and at least 12 when {@code isNew}. */
+    static String password(String where, String s, boolean isNew) {
+        check(where, s, PASSWORD_MAX);
+        if (isNew && (s == null || s.length() < PASSWORD_MIN)) {
+            throw new BadRequest(where + ": a password needs at least " + PASSWORD_MIN + " characters");
+        }
+        return s;
+    }
+
+    /** A plan's name in the library: the text checks, then 1 to 100 of A-Z a-z 0-9 . _ -, not starting with '.'. */
+    static String planName(String where, String s) {
+        check(where, s, PLAN_NAME);
+        if (s == null || !PLAN.matcher(s).matches()) {
+            throw new BadRequest(where + ": '" + (s == null ? "" : shown(s)) + "' is not a plan name (1 to 100 of"
+                    + " A-Z a-z 0-9 . _ -, not starting with '.')");
         }
         return s;
     }

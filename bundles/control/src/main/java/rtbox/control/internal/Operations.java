@@ -23,13 +23,16 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 
 /**
- * What an operator or admin does to appliances: start a plan (checked first; a self-test
- * just before, kept with the run for its record), stop, self-test, and swap a bundle.
+ * What an operator or admin does to appliances: start a plan (checked first; the readiness
+ * check and, for a controller's run, the measuring chain's self-test just before, both kept
+ * with the run for its record), stop, self-test, readiness check, and swap a bundle.
  * Every one goes to the audit log with who did it.
  */
 final class Operations {
     private static final Logger LOG = LoggerFactory.getLogger("rtbox.control.operations");
     static final long REPLY_MS = 20_000;
+    /** What a start for a record waits more for the self-test (2 s measured, 0.5 s warm-up, the reply). */
+    static final long SELFTEST_MS = 10_000;
     private final Db db;
     private final Commander commander;
     private final PlanLibrary library;
@@ -45,9 +48,22 @@ final class Operations {
     /** POST /api/v1/starts. */
     JsonObject start(String user, JsonObject req) throws IOException, SQLException {
         // Every field checked before anything is stored or sent (the plan itself by rtbox.plan below).
-        rtbox.json.JsonFields fields = Input.fields(req, List.of("plan", "targets", "line"));
+        rtbox.json.JsonFields fields = Input.fields(req, List.of("plan", "targets", "line", "record"));
         Input.text(fields, "line", 64);
+        Boolean record;
+        try {
+            record = fields.optBool("record");
+        } catch (rtbox.json.JsonProblem problem) {
+            throw new BadRequest(problem.getMessage());
+        }
         List<JsonObject> targets = targets(req);
+        for (int i = 0; Boolean.TRUE.equals(record) && i < targets.size(); i++) {
+            String serial = Json.string(targets.get(i), "serial");
+            if (serial == null || serial.isEmpty()) {
+                throw new BadRequest("$.record: a record needs a controller serial on every target, and "
+                        + Json.string(targets.get(i), "appliance") + " has none");
+            }
+        }
         JsonElement p = req.get("plan");
         String text;
         String name;
@@ -71,7 +87,10 @@ final class Operations {
         }
         List<CompletableFuture<JsonObject>> started = new ArrayList<>();
         for (JsonObject t : targets) {
-            started.add(CompletableFuture.supplyAsync(() -> startOne(user, t, plan, text, sha), pool));
+            // A start for a record (by default one with a controller serial) runs the self-test first.
+            boolean forRecord = record != null ? record : Json.string(t, "serial") != null
+                    && !Json.string(t, "serial").isEmpty();
+            started.add(CompletableFuture.supplyAsync(() -> startOne(user, t, plan, text, sha, forRecord), pool));
         }
         JsonArray starts = new JsonArray();
         for (CompletableFuture<JsonObject> f : started) {
@@ -130,25 +149,38 @@ final class Operations {
         return new ArrayList<>(out.values());
     }
 
-    private JsonObject startOne(String user, JsonObject target, JsonObject plan, String text, String sha) {
+    private JsonObject startOne(String user, JsonObject target, JsonObject plan, String text, String sha,
+            boolean forRecord) {
         String appliance = Json.string(target, "appliance");
         JsonObject r = new JsonObject();
         r.addProperty("appliance", appliance);
         try {
             // The appliance's readiness check (disk, outbox, probes) just before the plan: its result goes with
-            // the run (and its record). It is not the measuring chain's stall self-test (rtbox selftest).
-            // One deadline for both answers (docs/control-api.md: 20 s): an appliance that is off or unknown held
-            // a start 40 s, 20 for the readiness check and 20 more for a plan it was then sent all the same.
-            long deadline = System.currentTimeMillis() + REPLY_MS;
-            JsonObject selftest = commander.call(appliance, "selftest", null, REPLY_MS);
-            Integer selftestCode = Json.integer(selftest, "code");
-            if (selftestCode != null && (selftestCode == 504 || selftestCode == 503)) {
-                r.addProperty("code", selftestCode);
-                r.addProperty("message", Json.string(selftest, "message") + "; the plan was not sent");
+            // the run (and its record). A start for a record runs the measuring chain's self-test too, an injected
+            // stall found and attributed (about 2.5 s), which the record carries.
+            // One deadline for every answer (docs/control-api.md: 20 s, and 10 s more for the self-test): an
+            // appliance that is off or unknown held a start 40 s, 20 for the readiness check and 20 more for a plan
+            // it was then sent all the same.
+            long deadline = System.currentTimeMillis() + REPLY_MS + (forRecord ? SELFTEST_MS : 0);
+            JsonObject readiness = commander.call(appliance, "readiness", null, REPLY_MS);
+            JsonObject selftest = null;
+            if (forRecord && !silent(readiness)) {
+                selftest = commander.call(appliance, "selftest", null, Math.max(1_000, deadline
+                        - System.currentTimeMillis()));
+            }
+            long checkedMs = System.currentTimeMillis();
+            if (selftest != null) {
+                r.add("selftest", check(selftest, checkedMs));
+            }
+            JsonObject unanswered = silent(readiness) ? readiness : silent(selftest) ? selftest : null;
+            if (unanswered != null) {
+                Integer silentCode = Json.integer(unanswered, "code");
+                r.addProperty("code", silentCode);
+                r.addProperty("message", Json.string(unanswered, "message") + "; the plan was not sent");
                 JsonObject d = new JsonObject();
                 d.addProperty("plan", Json.string(plan, "name"));
                 d.addProperty("plan_sha256", sha);
-                d.addProperty("code", selftestCode);
+                d.addProperty("code", silentCode);
                 d.addProperty("sent", false);
                 try (Connection c = db.connection()) {
                     Audit.log(c, user, "start", appliance, d);
@@ -183,20 +215,20 @@ final class Operations {
                     long now = System.currentTimeMillis();
                     Sql.insertIfAbsent(c, db.postgres, "INSERT INTO run (appliance, run_id, first_seen_ms) VALUES (?, ?, ?)",
                             appliance, run, now);
-                    Integer stCode = Json.integer(selftest, "code");
                     String bundles = Sql.one(c, "SELECT bundles FROM appliance WHERE id = ?", rs -> rs.getString(1),
                             appliance);
-                    JsonObject st = new JsonObject();
-                    st.addProperty("at", Json.iso(now));
-                    st.add("code", selftest.get("code"));
-                    st.addProperty("ok", stCode != null && stCode == 200);
-                    st.add("message", selftest.get("message"));
-                    st.add("body", selftest.get("body"));
+                    JsonObject ready = check(readiness, checkedMs);
+                    JsonObject st = selftest == null ? null : check(selftest, checkedMs);
+                    // A check the appliance did not answer (code 504 from the commander, 404 from an appliance
+                    // without the verb) did not run: its time stays empty.
                     Sql.update(c, "UPDATE run SET serial = ?, model = ?, started_by = ?, plan_text = ?, plan_sha256 = ?,"
-                            + " plan = COALESCE(plan, ?), kind = 'plan', selftest = ?, selftest_ms = ?, selftest_ok = ?,"
-                            + " bundles = ? WHERE appliance = ? AND run_id = ?", Json.string(target, "serial"),
-                            Json.string(target, "model"), user, text, sha, Json.string(plan, "name"), Json.GSON.toJson(st),
-                            stCode != null ? now : null, stCode != null && stCode == 200, bundles, appliance, run);
+                            + " plan = COALESCE(plan, ?), kind = 'plan', readiness = ?, readiness_ms = ?, readiness_ok = ?,"
+                            + " selftest = ?, selftest_ms = ?, selftest_ok = ?, bundles = ? WHERE appliance = ? AND run_id = ?",
+                            Json.string(target, "serial"), Json.string(target, "model"), user, text, sha,
+                            Json.string(plan, "name"), Json.GSON.toJson(ready), ran(readiness) ? checkedMs : null,
+                            ok(readiness), st == null ? null : Json.GSON.toJson(st),
+                            ran(selftest) ? checkedMs : null, selftest == null ? null : ok(selftest), bundles,
+                            appliance, run);
                 }
                 JsonObject d = new JsonObject();
                 d.addProperty("plan", Json.string(plan, "name"));
@@ -205,6 +237,9 @@ final class Operations {
                 d.add("model", target.get("model"));
                 d.add("code", reply.get("code"));
                 d.addProperty("run", run);
+                if (selftest != null) {
+                    d.addProperty("selftest_ok", ok(selftest));
+                }
                 Audit.log(c, user, "start", appliance, d);
                 c.commit();
             }
@@ -216,6 +251,34 @@ final class Operations {
                     + " log holds the start as sent");
         }
         return r;
+    }
+
+    /** A check's reply as kept with the run: when, its code, whether it passed, its message and figures. */
+    static JsonObject check(JsonObject reply, long atMs) {
+        JsonObject o = new JsonObject();
+        o.addProperty("at", Json.iso(atMs));
+        o.add("code", reply.get("code"));
+        o.addProperty("ok", ok(reply));
+        o.add("message", reply.get("message"));
+        o.add("body", reply.get("body"));
+        return o;
+    }
+
+    private static boolean ok(JsonObject reply) {
+        Integer code = Json.integer(reply, "code");
+        return code != null && code == 200;
+    }
+
+    /** Whether the appliance did not answer in time (504) or could not be reached (503). */
+    private static boolean silent(JsonObject reply) {
+        Integer code = reply == null ? null : Json.integer(reply, "code");
+        return code != null && (code == 504 || code == 503);
+    }
+
+    /** Whether the appliance ran the check: it answered, and not with 404 (no such verb) or 409 (busy). */
+    private static boolean ran(JsonObject reply) {
+        Integer code = reply == null ? null : Json.integer(reply, "code");
+        return code != null && code != 404 && code != 409 && code != 504 && code != 400;
     }
 
     JsonObject stop(String user, String appliance, String run) throws SQLException {
@@ -236,11 +299,12 @@ final class Operations {
         return o;
     }
 
-    JsonObject selftest(String user, String appliance) throws SQLException {
+    /** Sends {@code verb}, {@code selftest} (the measuring chain's) or {@code readiness}; its reply lands on the appliance. */
+    JsonObject check(String user, String appliance, String verb) throws SQLException {
         String id = Commander.requestId();
-        commander.send(appliance, "selftest", null, id);
+        commander.send(appliance, verb, null, id);
         try (Connection c = db.connection()) {
-            Audit.log(c, user, "selftest", appliance, null);
+            Audit.log(c, user, verb, appliance, null);
         }
         JsonObject o = new JsonObject();
         o.addProperty("requestId", id);

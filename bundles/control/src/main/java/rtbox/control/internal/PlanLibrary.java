@@ -30,9 +30,7 @@ final class PlanLibrary {
     }
 
     static void checkName(String name) {
-        if (name == null || !name.matches("[A-Za-z0-9._-]{1,100}") || name.startsWith(".")) {
-            throw new BadRequest("plan name '" + name + "': letters, digits, '.', '_', '-'");
-        }
+        Input.planName("plan name", name);
     }
 
     Path file(String name) {

@@ -134,13 +134,14 @@ final class Queries {
 
     JsonObject appliance(String id) throws SQLException {
         try (Connection c = db.connection()) {
-            JsonObject o = Sql.one(c, "SELECT " + FLEET_COLUMNS + ", selftest FROM appliance WHERE id = ?", rs -> {
+            JsonObject o = Sql.one(c, "SELECT " + FLEET_COLUMNS + ", selftest, readiness FROM appliance WHERE id = ?", rs -> {
                 JsonObject r = fleetRow(rs);
                 JsonObject status = Json.parse(rs.getString("status"));
                 r.add("status", status);
                 r.add("probes", status != null ? status.get("probes") : null);
                 r.add("workloads", status != null ? status.get("workloads") : null);
                 r.add("selftest", Json.parse(rs.getString("selftest")));
+                r.add("readiness", Json.parse(rs.getString("readiness")));
                 return r;
             }, id);
             if (o == null) {

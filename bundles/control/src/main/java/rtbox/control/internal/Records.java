@@ -22,9 +22,12 @@ import com.google.gson.JsonObject;
  * with a key kept outside the database, so that someone who can write the database can
  * change a record but cannot sign the change. {@link RecordCheck} verifies.
  *
- * <p>A PASS record is refused when the appliance's self-test taken just before the run
- * (kept with the run by the start) failed, is missing, or is older than the configured
- * age at the run's start. A FAIL stays a FAIL.
+ * <p>A record is refused when the measuring chain's self-test taken just before the run
+ * (kept with the run by the start: a stall injected and found) failed or did not run,
+ * unless an admin gives an override reason, audited and carried in the record. A PASS
+ * record is refused too when the appliance's readiness check before the run (disk,
+ * outbox, probes) failed, is missing, or is older than the configured age at the run's
+ * start. A FAIL stays a FAIL.
  */
 final class Records {
     static final String GENESIS = "0".repeat(64);
@@ -40,13 +43,30 @@ final class Records {
         this.check = new RecordCheck(db, keys);
     }
 
+    /** An admin's reason to issue a record whose run's self-test failed or did not run, and who gives it. */
+    record Override(String reason, Role role) {
+        /** The override a request gives, null when it gives no reason. */
+        static Override of(String reason, Role role) {
+            return reason == null || reason.isBlank() ? null : new Override(reason.strip(), role);
+        }
+    }
+
     /** Signs a run off and issues its record; 409 with the reason when it must not be issued. */
     JsonObject issue(String user, String appliance, String run, String comment, String signOff)
+            throws SQLException, IOException {
+        return issue(user, appliance, run, comment, signOff, null);
+    }
+
+    /**
+     * As {@link #issue(String, String, String, String, String)}, with an admin's override of a failed or
+     * missing self-test (null: none).
+     */
+    JsonObject issue(String user, String appliance, String run, String comment, String signOff, Override override)
             throws SQLException, IOException {
         for (int attempt = 0; ; attempt++) {
             try (Connection c = db.connection()) {
                 c.setAutoCommit(false);
-                JsonObject body = build(c, user, appliance, run, comment, signOff);
+                JsonObject body = build(c, user, appliance, run, comment, signOff, override);
                 Object[] last = Sql.one(c, "SELECT id, sha256 FROM record ORDER BY id DESC LIMIT 1",
                         rs -> new Object[] {rs.getLong(1), rs.getString(2)});
                 long id = last == null ? 1 : (Long) last[0] + 1;
@@ -88,6 +108,12 @@ final class Records {
                 d.addProperty("run", run);
                 d.add("verdict", body.get("verdict"));
                 d.add("serial", body.get("serial"));
+                JsonObject overridden = Json.object(body, "selftest_override");
+                if (overridden != null) {
+                    d.add("override_reason", overridden.get("reason"));
+                    d.add("overrides", overridden.get("overrides"));
+                    Audit.log(c, user, "record-override", appliance, d);
+                }
                 Audit.log(c, user, "sign-off", appliance, d);
                 c.commit();
                 JsonObject out = Json.parse(text);
@@ -113,14 +139,15 @@ final class Records {
         }
     }
 
-    private JsonObject build(Connection c, String user, String appliance, String run, String comment, String signOff)
-            throws SQLException {
-        Object[] r = Sql.one(c, "SELECT verdict, reason, serial, model, plan, plan_text, plan_sha256, selftest,"
-                + " selftest_ms, selftest_ok, bundles, started_by, started_ms, first_seen_ms FROM run"
-                + " WHERE appliance = ? AND run_id = ?", rs -> new Object[] {rs.getString(1), rs.getString(2),
-                    rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8),
-                    Sql.longOrNull(rs, "selftest_ms"), rs.getObject(10) == null ? null : rs.getBoolean(10),
-                    rs.getString(11), rs.getString(12), Sql.longOrNull(rs, "started_ms"), rs.getLong(14)},
+    private JsonObject build(Connection c, String user, String appliance, String run, String comment, String signOff,
+            Override override) throws SQLException {
+        Object[] r = Sql.one(c, "SELECT verdict, reason, serial, model, plan, plan_text, plan_sha256, readiness,"
+                + " readiness_ms, readiness_ok, bundles, started_by, started_ms, first_seen_ms, selftest, selftest_ms,"
+                + " selftest_ok FROM run WHERE appliance = ? AND run_id = ?", rs -> new Object[] {rs.getString(1),
+                    rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7),
+                    rs.getString(8), Sql.longOrNull(rs, "readiness_ms"), rs.getObject(10) == null ? null : rs.getBoolean(10),
+                    rs.getString(11), rs.getString(12), Sql.longOrNull(rs, "started_ms"), rs.getLong(14),
+                    rs.getString(15), Sql.longOrNull(rs, "selftest_ms"), rs.getObject(17) == null ? null : rs.getBoolean(17)},
                 appliance, run);
         if (r == null) {
             throw new NotFound("no run '" + run + "' of appliance '" + appliance + "'");
@@ -140,23 +167,28 @@ final class Records {
         if (Sql.count(c, "SELECT COUNT(*) FROM record WHERE appliance = ? AND run_id = ?", appliance, run) > 0) {
             throw new BadRequest(409, "run '" + run + "' of '" + appliance + "' has a record already");
         }
-        Long selftestMs = (Long) r[8];
-        Boolean selftestOk = (Boolean) r[9];
+        Long readinessMs = (Long) r[8];
+        Boolean readinessOk = (Boolean) r[9];
         long start = r[12] != null ? (Long) r[12] : (Long) r[13];
         if ("PASS".equals(verdict)) {
-            if (selftestMs == null) {
-                throw new BadRequest(409, "refused: no self-test of '" + appliance + "' before this run: a PASS record"
-                        + " needs the appliance's readiness check");
+            if (readinessMs == null) {
+                throw new BadRequest(409, "refused: no readiness check of '" + appliance + "' before this run: a PASS"
+                        + " record needs the appliance's readiness check (disk, outbox, probes)");
             }
-            if (!Boolean.TRUE.equals(selftestOk)) {
-                throw new BadRequest(409, "refused: the self-test of '" + appliance + "' before this run failed: "
+            if (!Boolean.TRUE.equals(readinessOk)) {
+                throw new BadRequest(409, "refused: the readiness check of '" + appliance + "' before this run failed: "
                         + Json.string(Json.parse((String) r[7]), "message"));
             }
-            if (start - selftestMs > selftestMaxAgeMs) {
-                throw new BadRequest(409, "refused: the self-test of '" + appliance + "' was " + (start - selftestMs)
-                        / 1000 + " s old at the run's start, more than selftestMaxAge " + selftestMaxAgeMs / 1000 + " s");
+            if (start - readinessMs > selftestMaxAgeMs) {
+                throw new BadRequest(409, "refused: the readiness check of '" + appliance + "' was " + (start
+                        - readinessMs) / 1000 + " s old at the run's start, more than selftestMaxAge "
+                        + selftestMaxAgeMs / 1000 + " s");
             }
         }
+        JsonObject selftest = Json.parse((String) r[14]);
+        Long selftestMs = (Long) r[15];
+        String unproven = SelftestGate.unproven(run, selftest, selftestMs, (Boolean) r[16]);
+        JsonObject overridden = SelftestGate.overridden(unproven, override, user);
         JsonObject b = new JsonObject();
         b.addProperty("serial", (String) r[2]);
         b.addProperty("model", (String) r[3]);
@@ -178,11 +210,15 @@ final class Records {
             }
         }
         b.add("bundles", bundles);
-        JsonObject st = Json.parse((String) r[7]);
-        if (st != null && selftestMs != null) {
-            st.addProperty("age_s", (start - selftestMs) / 1000);
+        JsonObject ready = Json.parse((String) r[7]);
+        if (ready != null && readinessMs != null) {
+            ready.addProperty("age_s", (start - readinessMs) / 1000);
         }
-        b.add("selftest", st);
+        b.add("readiness", ready);
+        b.add("selftest", SelftestGate.figures(selftest, selftestMs, start));
+        if (overridden != null) {
+            b.add("selftest_override", overridden);
+        }
         JsonObject system = null;
         JsonArray cells = new JsonArray();
         for (Object[] m : Sql.list(c, "SELECT seq, payload FROM message WHERE appliance = ? AND run_id = ? AND type = 'cell'"
@@ -256,7 +292,8 @@ final class Records {
             p.add(limit);
             p.add(offset);
             JsonArray a = new JsonArray();
-            Sql.list(c, "SELECT id, serial, model, verdict, issued_ms, signed_by, appliance, run_id, key_id FROM record" + where
+            Sql.list(c, "SELECT id, serial, model, verdict, issued_ms, signed_by, appliance, run_id, key_id, body FROM record"
+                    + where
                     + " ORDER BY id DESC LIMIT ? OFFSET ?", rs -> {
                         JsonObject x = new JsonObject();
                         x.addProperty("id", rs.getLong(1));
@@ -268,6 +305,7 @@ final class Records {
                         x.addProperty("appliance", rs.getString(7));
                         x.addProperty("run", rs.getString(8));
                         x.addProperty("key_id", rs.getString(9));
+                        x.add("selftest", SelftestGate.summary(rs.getString(10)));
                         return x;
                     }, p.toArray()).forEach(a::add);
             for (JsonElement e : a) {
@@ -304,11 +342,26 @@ final class Records {
         row(h, "Run", Json.string(r, "run"));
         JsonObject plan = Json.object(r, "plan");
         row(h, "Plan", Json.string(plan, "name") + " (SHA-256 " + Json.string(plan, "sha256") + ")");
-        JsonObject st = Json.object(r, "selftest");
-        row(h, "Appliance readiness check before the run (disk, outbox, probes; not the measuring chain's"
-                + " stall self-test)", st == null ? "none" : (Boolean.TRUE.equals(st.has("ok")
-                && st.get("ok").getAsBoolean()) ? "passed" : "FAILED") + ", " + Json.string(st, "at") + " ("
-                + Json.string(st, "age_s") + " s before the run): " + Json.string(st, "message"));
+        // Records issued before the self-test was recorded hold the readiness check under "selftest".
+        boolean old = !r.has("readiness");
+        if (!old) {
+            h.append("<tr><th>Measuring chain's self-test before the run (a stall injected, found and attributed)</th>")
+                    .append("<td id=\"selftest\" class=\"").append(SelftestGate.passed(r) ? "PASS" : "FAIL").append("\">")
+                    .append(esc(SelftestGate.text(Json.object(r, "selftest")))).append("</td></tr>");
+            JsonObject o = Json.object(r, "selftest_override");
+            if (o != null) {
+                row(h, "Self-test overridden by an admin", Json.string(o, "by") + ": " + Json.string(o, "reason")
+                        + " (overrides: " + Json.string(o, "overrides") + ")");
+            }
+        }
+        JsonObject st = Json.object(r, old ? "selftest" : "readiness");
+        row(h, "Appliance readiness check before the run (disk, outbox, probes)", st == null ? "none"
+                : (Boolean.TRUE.equals(st.has("ok") && st.get("ok").getAsBoolean()) ? "passed" : "FAILED") + ", "
+                + Json.string(st, "at") + " (" + Json.string(st, "age_s") + " s before the run): "
+                + Json.string(st, "message"));
+        if (old) {
+            row(h, "Measuring chain's self-test", "not carried: this record was issued before records carried it");
+        }
         row(h, "Started by", Json.string(r, "started_by"));
         row(h, "Signed by", Json.string(r, "signed_by") + " (" + Json.string(r, "sign_off") + ")");
         row(h, "Issued", Json.string(r, "issued"));

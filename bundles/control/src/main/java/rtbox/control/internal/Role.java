@@ -20,6 +20,6 @@ enum Role {
                 return r;
             }
         }
-        throw new BadRequest("role '" + s + "' is not viewer, operator or admin");
+        throw new BadRequest("$.role: '" + (s == null ? "" : Input.shown(s)) + "' is not viewer, operator or admin");
     }
 }

@@ -77,8 +77,9 @@ public @interface Settings {
     @AttributeDefinition(required = false, description = "File holding the key store's password.")
     String tlsKeyStorePasswordFile() default "";
 
-    @AttributeDefinition(description = "A PASS record is refused when the appliance's self-test before the run is"
-            + " older than this many seconds at the run's start.")
+    @AttributeDefinition(description = "A PASS record is refused when the appliance's readiness check (disk, outbox,"
+            + " probes) before the run is older than this many seconds at the run's start (the key keeps its old"
+            + " name; the measuring chain's self-test is run by the start itself, seconds before).")
     long selftestMaxAge() default 3600;
 
     @AttributeDefinition(description = "Who signs a run off: operator (a person, on the Run page) or verdict (the"

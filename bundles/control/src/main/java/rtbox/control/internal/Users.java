@@ -141,20 +141,16 @@ final class Users {
     }
 
     /** The longest password taken (a longer one is refused before it is hashed or looked up). */
-    static final int MAX_PASSWORD = 1024;
+    static final int MAX_PASSWORD = Input.PASSWORD_MAX;
 
     static void checkPassword(String password) {
-        if (password == null || password.length() < 12) {
-            throw new BadRequest("a password needs at least 12 characters");
-        }
-        if (password.length() > MAX_PASSWORD) {
-            throw new BadRequest("a password has at most " + MAX_PASSWORD + " characters, not " + password.length());
-        }
+        Input.password("$.password", password, true);
     }
 
     static void checkName(String name) {
         if (name == null || !name.matches("[A-Za-z0-9._-]{1,64}")) {
-            throw new BadRequest("user name '" + name + "': letters, digits, '.', '_', '-', 1 to 64");
+            throw new BadRequest("$.name: '" + (name == null ? "" : Input.shown(name)) + "' is not a user name:"
+                    + " letters, digits, '.', '_', '-', 1 to 64");
         }
     }
 

@@ -20,15 +20,19 @@ import org.junit.jupiter.params.provider.MethodSource;
 import com.google.gson.JsonObject;
 
 /**
- * Acceptance records on H2 and a real PostgreSQL: a PASS needs a passed, recent self-test
- * of the instrument; a FAIL is recorded as a FAIL; the chain names the first record that
+ * Acceptance records on H2 and a real PostgreSQL: every record needs the measuring chain's
+ * self-test passed before its run (or an admin's override); a PASS needs a passed, recent
+ * readiness check of the appliance; a FAIL is recorded as a FAIL; the chain names the first record that
  * was changed, whether its text, its columns or its hash were changed; golden references
  * and the envelope verdict.
  */
 class RecordsTest extends BothDatabases {
 
-    /** A two-cell run of a1 with the given verdict, started with a serial and a self-test {@code selftestAgeS} old. */
-    private static void run(Db db, String run, String verdict, Boolean selftestOk, long selftestAgeS, double maxUs)
+    /**
+     * A two-cell run of a1 with the given verdict, started with a serial, a readiness check
+     * {@code readinessAgeS} old and a passed self-test of the measuring chain.
+     */
+    private static void run(Db db, String run, String verdict, Boolean readinessOk, long readinessAgeS, double maxUs)
             throws Exception {
         Ingest in = new Ingest(new Decoder(20 << 20), new IngestStore(db), new Events(), (m, o) -> {
         });
@@ -38,34 +42,50 @@ class RecordsTest extends BothDatabases {
         long started = Json.epochMs("2026-12-03T08:00:01Z");
         try (Connection c = db.connection()) {
             Sql.update(c, "UPDATE run SET serial = ?, model = ?, started_by = ?, plan_text = ?, plan_sha256 = ?,"
-                    + " selftest = ?, selftest_ms = ?, selftest_ok = ? WHERE appliance = 'a1' AND run_id = ?",
-                    "SN-" + run, "X20", "alice", "{\"name\":\"smoke\"}", "ab", selftestOk == null ? null
-                            : "{\"ok\":" + selftestOk + ",\"message\":\"" + (selftestOk ? "ok" : "disk full") + "\"}",
-                    selftestOk == null ? null : started - selftestAgeS * 1000, selftestOk, run);
+                    + " readiness = ?, readiness_ms = ?, readiness_ok = ? WHERE appliance = 'a1' AND run_id = ?",
+                    "SN-" + run, "X20", "alice", "{\"name\":\"smoke\"}", "ab", readinessOk == null ? null
+                            : "{\"ok\":" + readinessOk + ",\"message\":\"" + (readinessOk ? "ok" : "disk full") + "\"}",
+                    readinessOk == null ? null : started - readinessAgeS * 1000, readinessOk, run);
+        }
+        selftest(db, run, true, 5);
+    }
+
+    /** The measuring chain's self-test kept with the run, {@code ageS} before it (null {@code ok}: it did not run). */
+    private static void selftest(Db db, String run, Boolean ok, long ageS) throws Exception {
+        long started = Json.epochMs("2026-12-03T08:00:01Z");
+        String st = ok == null ? null : "{\"at\":\"2026-12-03T08:00:00Z\",\"code\":" + (ok ? 200 : 500) + ",\"ok\":" + ok
+                + ",\"message\":\"" + (ok ? "self-test passed" : "self-test failed: saw 3 disturber spikes, expected 20 +/- 2")
+                + "\",\"body\":{\"pass\":" + ok + ",\"cpu\":1,\"duration_s\":2.0,\"injected_us\":2000,\"every_ms\":100,"
+                + "\"expected\":20,\"found\":" + (ok ? 20 : 3) + ",\"cause\":\"workload: disturber\",\"median_us\":2085,"
+                + "\"min_us\":2040,\"max_us\":2210,\"error_us\":85,\"wakeup_p50_us\":6,\"noise_spikes\":1,"
+                + "\"noise_max_us\":120,\"reason\":\"\"}}";
+        try (Connection c = db.connection()) {
+            Sql.update(c, "UPDATE run SET selftest = ?, selftest_ms = ?, selftest_ok = ? WHERE appliance = 'a1'"
+                    + " AND run_id = ?", st, ok == null ? null : started - ageS * 1000, ok, run);
         }
     }
 
     @ParameterizedTest
     @MethodSource("databases")
-    void aPassNeedsTheInstrumentCheckedAndAFailStaysAFail(String kind) throws Exception {
+    void aPassNeedsTheApplianceReadyAndAFailStaysAFail(String kind) throws Exception {
         Db db = db(kind);
         Records records = new Records(db, 3600_000, keys());
-        run(db, "failed-selftest", "PASS", false, 10, 30);
-        run(db, "no-selftest", "PASS", null, 0, 30);
-        run(db, "old-selftest", "PASS", true, 7200, 30);
+        run(db, "failed-readiness", "PASS", false, 10, 30);
+        run(db, "no-readiness", "PASS", null, 0, 30);
+        run(db, "old-readiness", "PASS", true, 7200, 30);
         run(db, "good", "PASS", true, 60, 30);
         run(db, "fail", "FAIL", false, 60, 3000);
-        BadRequest e = assertThrows(BadRequest.class, () -> records.issue("bob", "a1", "failed-selftest", null, "operator"));
+        BadRequest e = assertThrows(BadRequest.class, () -> records.issue("bob", "a1", "failed-readiness", null, "operator"));
         assertEquals(409, e.status);
-        assertTrue(e.getMessage().contains("self-test") && e.getMessage().contains("failed"), e.getMessage());
-        e = assertThrows(BadRequest.class, () -> records.issue("bob", "a1", "no-selftest", null, "operator"));
-        assertTrue(e.getMessage().contains("no self-test"), e.getMessage());
-        e = assertThrows(BadRequest.class, () -> records.issue("bob", "a1", "old-selftest", null, "operator"));
+        assertTrue(e.getMessage().contains("readiness check") && e.getMessage().contains("failed"), e.getMessage());
+        e = assertThrows(BadRequest.class, () -> records.issue("bob", "a1", "no-readiness", null, "operator"));
+        assertTrue(e.getMessage().contains("no readiness check"), e.getMessage());
+        e = assertThrows(BadRequest.class, () -> records.issue("bob", "a1", "old-readiness", null, "operator"));
         assertTrue(e.getMessage().contains("7200 s old"), e.getMessage());
         JsonObject good = records.issue("bob", "a1", "good", "fine", "operator");
         assertEquals("PASS", good.get("verdict").getAsString());
         assertEquals(Records.GENESIS, good.get("previous_sha256").getAsString());
-        assertEquals(60, good.getAsJsonObject("selftest").get("age_s").getAsLong());
+        assertEquals(60, good.getAsJsonObject("readiness").get("age_s").getAsLong());
         JsonObject fail = records.issue("bob", "a1", "fail", null, "operator");
         assertEquals("FAIL", fail.get("verdict").getAsString());
         assertEquals(good.get("sha256").getAsString(), fail.get("previous_sha256").getAsString());
@@ -77,6 +97,71 @@ class RecordsTest extends BothDatabases {
             assertEquals(2, Sql.count(c, "SELECT COUNT(*) FROM audit WHERE action = 'sign-off'"));
         }
         assertTrue(records.html(1).contains("SN-good"));
+    }
+
+    /**
+     * Issue 30 item 5: every record carries the measuring chain's self-test with its figures; one
+     * whose self-test failed or did not run is refused, a FAIL too, unless an admin overrides with a
+     * reason (an operator's reason is not enough), audited and shown on the record.
+     */
+    @ParameterizedTest
+    @MethodSource("databases")
+    void aRecordCarriesTheInstrumentsSelftestOrAnAdminsOverride(String kind) throws Exception {
+        Db db = db(kind);
+        Records records = new Records(db, 3600_000, keys());
+        run(db, "good", "PASS", true, 60, 30);
+        run(db, "failed-selftest", "PASS", true, 60, 30);
+        selftest(db, "failed-selftest", false, 5);
+        run(db, "no-selftest", "FAIL", true, 60, 3000);
+        selftest(db, "no-selftest", null, 0);
+
+        JsonObject good = records.issue("bob", "a1", "good", null, "operator");
+        JsonObject st = good.getAsJsonObject("selftest");
+        assertTrue(st.get("ok").getAsBoolean());
+        assertEquals(20, st.get("found").getAsInt());
+        assertEquals(20, st.get("expected").getAsInt());
+        assertEquals(2000, st.get("injected_us").getAsInt());
+        assertEquals(85, st.get("error_us").getAsInt());
+        assertEquals("workload: disturber", st.get("cause").getAsString());
+        assertEquals(5, st.get("age_s").getAsInt());
+        assertFalse(good.has("selftest_override"));
+        String html = records.html(good.get("id").getAsLong());
+        assertTrue(html.contains("passed: 20 of 20 injected stalls of 2000 us (every 100 ms on CPU 1) found, attributed"
+                + " to workload: disturber, median 2085 us, detection error +85 us"), html);
+        assertTrue(html.contains("Appliance readiness check before the run (disk, outbox, probes)"), html);
+
+        BadRequest e = assertThrows(BadRequest.class, () -> records.issue("bob", "a1", "failed-selftest", null, "operator"));
+        assertEquals(409, e.status);
+        assertTrue(e.getMessage().startsWith("refused: the measuring chain's self-test before run 'failed-selftest'"
+                + " failed: self-test failed: saw 3"), e.getMessage());
+        e = assertThrows(BadRequest.class, () -> records.issue("bob", "a1", "no-selftest", null, "operator"));
+        assertTrue(e.getMessage().startsWith("refused: the measuring chain's self-test did not run before run"
+                + " 'no-selftest'"), e.getMessage());
+        e = assertThrows(BadRequest.class, () -> records.issue("bob", "a1", "no-selftest", null, "operator",
+                Records.Override.of("the line must ship", Role.OPERATOR)));
+        assertEquals(403, e.status);
+
+        JsonObject over = records.issue("root", "a1", "no-selftest", null, "operator",
+                Records.Override.of("appliance a1 predates the self-test; checked by hand with a scope", Role.ADMIN));
+        assertEquals("FAIL", over.get("verdict").getAsString());
+        assertTrue(over.get("selftest").isJsonNull());
+        JsonObject o = over.getAsJsonObject("selftest_override");
+        assertEquals("appliance a1 predates the self-test; checked by hand with a scope", o.get("reason").getAsString());
+        assertEquals("root", o.get("by").getAsString());
+        assertTrue(o.get("overrides").getAsString().contains("did not run"), o.toString());
+        html = records.html(over.get("id").getAsLong());
+        assertTrue(html.contains("did not run"), html);
+        assertTrue(html.contains("Self-test overridden by an admin</th><td>root: appliance a1 predates"), html);
+        assertTrue(records.check.verify().get("ok").getAsBoolean());
+        JsonObject listed = records.list(null, null, 0, 10).getAsJsonArray("records").get(0).getAsJsonObject();
+        assertFalse(listed.getAsJsonObject("selftest").get("ok").getAsBoolean());
+        assertEquals("appliance a1 predates the self-test; checked by hand with a scope",
+                listed.getAsJsonObject("selftest").get("override_reason").getAsString());
+        try (Connection c = db.connection()) {
+            assertEquals(1, Sql.count(c, "SELECT COUNT(*) FROM audit WHERE action = 'record-override' AND user_name"
+                    + " = 'root' AND detail LIKE '%predates the self-test%'"));
+            assertEquals(2, Sql.count(c, "SELECT COUNT(*) FROM audit WHERE action = 'record-refused'"));
+        }
     }
 
     private Path keyDir;

@@ -86,4 +86,8 @@ public @interface MqttConfig {
     @AttributeDefinition(description = "Seconds an install or update by url may take to download the bundle, in"
             + " all; the appliance answers other commands meanwhile.")
     int downloadSeconds() default 120;
+
+    @AttributeDefinition(description = "The CPU the selftest command injects its stall on and measures (the"
+            + " measuring chain's self-test); -1: the last CPU. A command's own cpu wins.")
+    int selftestCpu() default -1;
 }

@@ -16,7 +16,11 @@ import rtbox.core.Runner;
 import rtbox.mqtt.protocol.Codec;
 import rtbox.mqtt.protocol.Status;
 
-/** The verbs about the appliance itself: {@code status}, {@code stop} (of whatever runs) and {@code selftest}. */
+/**
+ * The verbs about the appliance itself: {@code status}, {@code stop} (of whatever runs) and
+ * {@code readiness} (free disk, outbox, probes: whether it can take a run and deliver its
+ * result; not the measuring chain's self-test, which is {@link SelftestVerb}).
+ */
 @Component(service = Verbs.class)
 public class StationVerbs implements Verbs {
 
@@ -25,7 +29,7 @@ public class StationVerbs implements Verbs {
 
     @Override
     public Set<String> verbs() {
-        return Set.of("status", "stop", "selftest");
+        return Set.of("status", "stop", "readiness");
     }
 
     @Override
@@ -33,7 +37,7 @@ public class StationVerbs implements Verbs {
         switch (verb) {
             case "status": return Reply.ok(Status.ONLINE, Codec.toJson(station.status(Status.ONLINE)));
             case "stop": return stop(c, station);
-            default: return selftest(station);
+            default: return readiness(station);
         }
     }
 
@@ -58,7 +62,7 @@ public class StationVerbs implements Verbs {
         return Reply.ok("stopping run " + s.id + ": its result follows, marked incomplete", body);
     }
 
-    private Reply selftest(Station station) {
+    private Reply readiness(Station station) {
         JsonObject body = new JsonObject();
         TreeMap<String, String> problems = new TreeMap<>();
         if (runner.probes().isEmpty()) {
@@ -79,7 +83,7 @@ public class StationVerbs implements Verbs {
         body.addProperty("outbox_bytes", outbox.bytes());
         body.add("probes", Payloads.GSON.toJsonTree(new TreeSet<>(runner.probes())));
         body.add("problems", Payloads.GSON.toJsonTree(problems));
-        return problems.isEmpty() ? Reply.ok("self test passed", body)
-                : new Reply(500, "self test failed: " + String.join("; ", problems.values()), body);
+        return problems.isEmpty() ? Reply.ok("ready: disk, outbox and probes", body)
+                : new Reply(500, "not ready: " + String.join("; ", problems.values()), body);
     }
 }
