@@ -32,6 +32,14 @@ page.append(h("dl", { class: "kv", id: "run-head" },
       + (run.messages.duplicates ? `; ${run.messages.duplicates} repeats dropped` : "")
     : "-")));
 if (missing.length) say("messages " + missing.join(", ") + " of this run never arrived: their cells are shown as missing, not passed");
+// The instrument's self-test the start ran just before the plan (a stall injected, found, attributed): what a record carries.
+const st = run.selftest;
+const stBody = (st && st.body) || {};
+$("#run-head").append(h("dt", {}, "instrument self-test"), h("dd", { id: "run-selftest", class: st && st.ok ? "ok" : "changed" },
+  !st ? "did not run (a start for a record runs it): a record needs an admin's override"
+    : (st.ok ? "passed" : "FAILED") + (stBody.found !== undefined
+      ? `: ${stBody.found} of ${stBody.expected} injected stalls of ${stBody.injected_us} us found, error ${stBody.error_us >= 0 ? "+" : ""}${stBody.error_us} us`
+      : ": " + (st.message || "")) + (st.at ? " (" + fmtTime(st.at) + ")" : "")));
 // The run's acceptance record, checked against what is stored now (signature, body, the run's messages and rows).
 const check = run.record_check;
 if (check) {
@@ -66,6 +74,25 @@ if (can(s, "operator") && run.verdict) {
       sign.disabled = true;
     } catch (e) {
       sayError(e);
+      // The instrument's self-test failed or did not run: an admin may issue the record anyway, with a reason that
+      // is audited and shown on the record (as for a golden reference).
+      if (e.status === 409 && can(s, "admin") && /self-test/.test(e.message || "") && !$("#signoff-override-reason")) {
+        const reason = h("input", { id: "signoff-override-reason", size: 50, maxlength: 500, placeholder: "why a record without a passed self-test (audited)" });
+        const force = h("button", { type: "button", id: "sign-off-override" }, "issue the record anyway");
+        force.addEventListener("click", async () => {
+          try {
+            const rec = await api.post("/records", { appliance: run.appliance, run: run.run, comment: comment.value || undefined,
+              override_reason: reason.value });
+            say("record " + rec.id + " issued: " + rec.verdict + ", its self-test overridden: " + reason.value, "ok").append(" ",
+              h("a", { href: "/api/v1/records/" + rec.id + ".html", id: "record-html" }, "printable"));
+            force.disabled = true;
+            sign.disabled = true;
+          } catch (e2) {
+            sayError(e2);
+          }
+        });
+        actions.append(reason, force);
+      }
     }
   });
   actions.append(comment, sign);

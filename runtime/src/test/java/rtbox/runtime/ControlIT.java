@@ -172,6 +172,9 @@ class ControlIT {
         assertTrue(cells.get(0).getAsJsonObject().getAsJsonArray("threads").size() > 0);
         assertEquals("SN-0001", detail.get("serial").getAsString());
         assertEquals("admin", detail.get("started_by").getAsString());
+        // The run keeps both checks its start ran, as the run page shows them.
+        assertEquals(selftest.get("message").getAsString(), detail.getAsJsonObject("selftest").get("message").getAsString());
+        assertTrue(detail.getAsJsonObject("readiness").get("ok").getAsBoolean(), detail.get("readiness").toString());
         assertFalse(detail.getAsJsonObject("system").get("release").getAsString().isEmpty());
         // The fleet shows the appliance's bundles (asked when it came online) and its last verdict.
         JsonObject a1 = admin.get("/appliances/a1").json();

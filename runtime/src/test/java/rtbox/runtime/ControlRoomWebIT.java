@@ -461,6 +461,27 @@ class ControlRoomWebIT {
                 + " pixels");
         assertTrue(browser.find("#verdicts").getText().contains("idle"), browser.find("#verdicts").getText());
         assertTrue(browser.find("body").getText().contains("stopped"), "the run page does not say it was stopped");
+        // The run page shows the instrument's self-test its start ran. Taken away (as for a run a control room
+        // started before it ran self-tests), the sign-off is refused, and the admin issues the record with a
+        // reason, which the printable record shows.
+        assertTrue(browser.find("#run-selftest").getText().startsWith("passed: "), browser.find("#run-head").getText());
+        try (Connection c = control.openDatabase();
+             PreparedStatement forget = c.prepareStatement("UPDATE run SET selftest = NULL, selftest_ms = NULL,"
+                     + " selftest_ok = NULL WHERE appliance = 'a1' AND run_id = ?")) {
+            forget.setString(1, run);
+            assertEquals(1, forget.executeUpdate());
+        }
+        browser.open(base + "/ui/run.html?appliance=a1&run=" + run);
+        assertTrue(browser.awaitElement(30, "#run-selftest").getText().startsWith("did not run"),
+                browser.find("#run-head").getText());
+        browser.awaitElement(30, "#sign-off").click();
+        browser.awaitElement(30, "#signoff-override-reason").sendKeys("stopped on purpose: the stop button's test");
+        assertTrue(browser.find("#messages").getText().contains("self-test did not run"), browser.find("#messages").getText());
+        browser.find("#sign-off-override").click();
+        String printable = browser.awaitElement(30, "#record-html").getAttribute("href");
+        browser.open(printable);
+        String text = browser.awaitElement(30, "body").getText();
+        assertTrue(text.contains("Self-test overridden by an admin") && text.contains("stopped on purpose"), text);
     }
 
     /**

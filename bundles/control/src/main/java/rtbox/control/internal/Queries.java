@@ -276,6 +276,12 @@ final class Queries {
                 throw new NotFound("no run '" + run + "' of appliance '" + appliance + "'");
             }
             o.add("messages", messages(c, appliance, run, true));
+            // The checks the start ran just before the plan, as kept with the run (what a record would carry).
+            Sql.one(c, "SELECT selftest, readiness FROM run WHERE appliance = ? AND run_id = ?", rs -> {
+                o.add("selftest", Json.parse(rs.getString(1)));
+                o.add("readiness", Json.parse(rs.getString(2)));
+                return o;
+            }, appliance, run);
             o.addProperty("registered", Boolean.TRUE.equals(Sql.one(c, "SELECT registered FROM appliance WHERE id = ?",
                     rs -> rs.getBoolean(1), appliance)));
             JsonArray cells = new JsonArray();
