@@ -200,6 +200,11 @@ class ControlRoomWebIT {
         browser.find("tr[data-appliance='a2'] input.serial").sendKeys("SN-E2E-0002");
         browser.find("#model-all").sendKeys("X20-TEST");
         browser.find("#start").click();
+        // Each controller's start ran the instrument's self-test first (on its own CPU: both share this machine).
+        for (String a : new String[] {"a1", "a2"}) {
+            String selftest = browser.awaitElement(60, "#starts tr[data-appliance='" + a + "'] td.selftest").getText();
+            assertTrue(selftest.startsWith("passed: self-test passed: ") && selftest.contains("injected stalls"), selftest);
+        }
         browser.awaitElement(60, "#to-live").click();
 
         // Live: progress while the cells run, then both verdicts as they arrive.
