@@ -123,14 +123,22 @@ final class Api extends HttpServlet {
             login(req, resp);
             return;
         }
-        Users.Session s = room.users.session(cookie(req));
-        if (s == null) {
-            throw new BadRequest(401, "not logged in (POST " + ControlWeb.API + "/session)");
-        }
-        if (changes && !MessageDigest.isEqual(s.csrf().getBytes(StandardCharsets.UTF_8),
-                String.valueOf(req.getHeader(ControlWeb.CSRF_HEADER)).getBytes(StandardCharsets.UTF_8))) {
-            throw new BadRequest(403, "missing or wrong " + ControlWeb.CSRF_HEADER + " header: send the csrf token"
-                    + " that GET " + ControlWeb.API + "/session returns");
+        String bearer = bearer(req);
+        Users.Session s;
+        if (bearer != null) {
+            // An API token: no cookie, so nothing a foreign page could make a browser send; no CSRF token.
+            s = room.tokens.use(bearer, method, "/" + String.join("/", p));
+        } else {
+            s = room.users.session(cookie(req));
+            if (s == null) {
+                throw new BadRequest(401, "not logged in (POST " + ControlWeb.API + "/session, or an API token in"
+                        + " Authorization: Bearer)");
+            }
+            if (changes && !MessageDigest.isEqual(s.csrf().getBytes(StandardCharsets.UTF_8),
+                    String.valueOf(req.getHeader(ControlWeb.CSRF_HEADER)).getBytes(StandardCharsets.UTF_8))) {
+                throw new BadRequest(403, "missing or wrong " + ControlWeb.CSRF_HEADER + " header: send the csrf"
+                        + " token that GET " + ControlWeb.API + "/session returns");
+            }
         }
         if (method.equals("GET")) {
             checkParameters(req, p);
@@ -138,6 +146,9 @@ final class Api extends HttpServlet {
         String user = s.user();
         switch (p[0]) {
             case "session" -> {
+                if (s.apiToken() != null && !(p.length == 1 && method.equals("GET"))) {
+                    throw new BadRequest(403, "a log-in session's own requests are not for an API token");
+                }
                 if (p.length == 1 && method.equals("GET")) {
                     send(resp, 200, sessionJson(s));
                 } else if (p.length == 1 && method.equals("DELETE")) {
@@ -241,6 +252,7 @@ final class Api extends HttpServlet {
                 send(resp, 200, keys());
             }
             case "users" -> users(req, resp, s, method, p);
+            case "tokens" -> tokens(req, resp, s, method, p);
             case "audit" -> {
                 get(method, p);
                 String who = Input.param("user", req.getParameter("user"), 64);
@@ -309,6 +321,20 @@ final class Api extends HttpServlet {
         } else if (p.length == 4 && p[3].equals("stop") && method.equals("POST")) {
             need(s, Role.OPERATOR);
             send(resp, 202, room.operations.stop(s.user(), Input.id("appliance", p[1]), Input.id("run", p[2])));
+        } else if (p.length == 4 && p[3].equals("wait")) {
+            get(method, p);
+            String t = req.getParameter("timeout");
+            long timeout = t == null ? RunWait.DEFAULT_S : number(t);
+            if (timeout < 1 || timeout > RunWait.MAX_S) {
+                throw new BadRequest("?timeout: seconds, 1 to " + RunWait.MAX_S + ", not " + Input.shown(t));
+            }
+            try {
+                send(resp, 200, room.runWait.await(Input.id("appliance", p[1]), Input.id("run", p[2]), (int) timeout,
+                        room::running));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new BadRequest(503, "the control room is stopping");
+            }
         } else if (p.length == 4) {
             get(method, p);
             Downloads.send(room.queries, p[1], p[2], p[3], resp);
@@ -445,6 +471,42 @@ final class Api extends HttpServlet {
         }
     }
 
+    private void tokens(HttpServletRequest req, HttpServletResponse resp, Users.Session s, String method, String[] p)
+            throws IOException, SQLException {
+        if (p.length == 1 && method.equals("GET")) {
+            String who = req.getParameter("user");
+            if (who != null && !who.equals(s.user())) {
+                need(s, Role.ADMIN);
+            }
+            send(resp, 200, room.tokens.list(who == null ? s.user() : "*".equals(who) ? null : who));
+        } else if (p.length == 1 && method.equals("POST")) {
+            // A token minting tokens could outlive its own expiry or revocation.
+            if (s.apiToken() != null) {
+                throw new BadRequest(403, "API tokens are made from a logged-in session, not with a token");
+            }
+            send(resp, 201, room.tokens.create(s, body(req)));
+        } else if (p.length == 2 && method.equals("DELETE")) {
+            send(resp, 200, room.tokens.revoke(s, number(p[1])));
+        } else {
+            throw notAllowed(method, p);
+        }
+    }
+
+    /**
+     * The API token of an {@code Authorization: Bearer} header, null without the header; any
+     * other kind of Authorization is a 401 (Basic would put a password on every request).
+     */
+    private static String bearer(HttpServletRequest req) {
+        String a = req.getHeader("Authorization");
+        if (a == null) {
+            return null;
+        }
+        if (a.length() < 7 || !a.substring(0, 7).equalsIgnoreCase("Bearer ")) {
+            throw new BadRequest(401, "Authorization: only 'Bearer TOKEN' (an API token) is taken here");
+        }
+        return a.substring(7).trim();
+    }
+
     /** The longest query parameter (the events stream's list of appliances may be longer). */
     static final int MAX_PARAMETER = 1000;
 
@@ -513,6 +575,9 @@ final class Api extends HttpServlet {
         o.addProperty("user", s.user());
         o.addProperty("role", s.role().id());
         o.addProperty("csrf", s.csrf());
+        if (s.apiToken() != null) {
+            o.addProperty("token", s.apiToken());
+        }
         return o;
     }
 

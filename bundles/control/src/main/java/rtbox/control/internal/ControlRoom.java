@@ -55,6 +55,8 @@ public class ControlRoom {
     Users users;
     Audit audit;
     Refusals refusals;
+    ApiTokens tokens;
+    RunWait runWait;
     Queries queries;
     Events events;
     Ingest ingest;
@@ -82,10 +84,12 @@ public class ControlRoom {
             users = new Users(db);
             audit = new Audit(db);
             refusals = new Refusals(audit);
+            tokens = new ApiTokens(db, audit);
             adminPasswordFile = data.resolve("control").resolve("admin-password");
             adminMade = users.ensureAdmin(adminPasswordFile);
             queries = new Queries(db);
             events = new Events();
+            runWait = new RunWait(db, events);
             AtomicInteger n = new AtomicInteger();
             pool = Executors.newFixedThreadPool(16, r -> {
                 Thread t = new Thread(r, "rtbox-control-" + n.incrementAndGet());
@@ -259,6 +263,9 @@ public class ControlRoom {
         }
         if (refusals != null) {
             refusals.flush();
+        }
+        if (tokens != null) {
+            tokens.flush();
         }
         if (sweeper != null) {
             sweeper.shutdownNow();

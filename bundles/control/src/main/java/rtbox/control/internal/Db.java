@@ -44,7 +44,8 @@ final class Db implements AutoCloseable {
      * (V2: PostgreSQL partitions message by site and month, H2 has the columns only).
      */
     static final List<String> MIGRATIONS = List.of("V1__control_room.sql", "V2__site.sql", "V3__record_signature.sql",
-            "V4__reference_override.sql", "V5__appliance_registered.sql", "V6__readiness_and_selftest.sql");
+            "V4__reference_override.sql", "V5__appliance_registered.sql", "V6__readiness_and_selftest.sql",
+            "V7__api_token.sql");
 
     private final HikariDataSource pool;
     final boolean postgres;

@@ -32,7 +32,15 @@ final class Users {
         this.db = db;
     }
 
-    record Session(String token, String user, Role role, String csrf) {
+    /**
+     * Who a request is from: a log-in session ({@code token} its cookie, {@code csrf} its
+     * synchronizer token, {@code apiToken} null) or an API token ({@code apiToken} its name,
+     * {@code token} and {@code csrf} null: no cookie, so no CSRF to guard against).
+     */
+    record Session(String token, String user, Role role, String csrf, String apiToken) {
+        Session(String token, String user, Role role, String csrf) {
+            this(token, user, role, csrf, null);
+        }
     }
 
     /**
@@ -222,6 +230,9 @@ final class Users {
                 throw new BadRequest(409, "'" + name + "' is the last admin");
             }
             Sql.update(c, "DELETE FROM session WHERE user_name = ?", name);
+            // Revoked, not deleted: a user made again with the same name must not inherit them.
+            Sql.update(c, "UPDATE api_token SET revoked_ms = ?, revoked_by = ? WHERE user_name = ? AND revoked_ms IS NULL",
+                    System.currentTimeMillis(), by, name);
             Sql.update(c, "DELETE FROM users WHERE name = ?", name);
             Audit.log(c, by, "user-delete", name, null);
             c.commit();
