@@ -17,6 +17,47 @@ final class Cells {
     private Cells() {
     }
 
+    /**
+     * What of the full report {@link #view} shows that is below 0 (a spike's latency, a JVM
+     * stall's duration), as a problem naming its path, or null. The codec checks the top-level
+     * figures; these are the report's own, which the run page shows beside them. Offsets are not
+     * checked: a stall that began before the measuring did has a negative one (HiccupMonitor).
+     */
+    static String outOfRange(JsonObject j) {
+        JsonObject report = Json.object(j, "report");
+        JsonArray threads = Json.array(Json.object(report, "result"), "threads");
+        if (threads != null) {
+            for (int t = 0; t < threads.size(); t++) {
+                JsonArray s = threads.get(t).isJsonObject() ? Json.array(threads.get(t).getAsJsonObject(), "spikes")
+                        : null;
+                String bad = negative(s, "$.report.result.threads[" + t + "].spikes", "latencyNs");
+                if (bad != null) {
+                    return bad;
+                }
+            }
+        }
+        return negative(Json.array(report, "jvmStalls"), "$.report.jvmStalls", "durationNs");
+    }
+
+    private static String negative(JsonArray list, String path, String... fields) {
+        if (list == null) {
+            return null;
+        }
+        for (int i = 0; i < list.size(); i++) {
+            if (!list.get(i).isJsonObject()) {
+                continue;
+            }
+            for (String f : fields) {
+                Double v = Json.number(list.get(i).getAsJsonObject(), f);
+                if (v != null && v < 0) {
+                    return path + "[" + i + "]." + f + ": " + list.get(i).getAsJsonObject().get(f)
+                            + " is negative: a latency or duration is 0 or more";
+                }
+            }
+        }
+        return null;
+    }
+
     static JsonObject view(JsonObject j, int sequence) {
         JsonObject o = new JsonObject();
         for (String f : COPIED) {

@@ -60,6 +60,10 @@ final class Decoder {
             }
             Inbound.Kind kind = m instanceof Progress ? Inbound.Kind.PROGRESS : m instanceof Cell ? Inbound.Kind.CELL
                     : Inbound.Kind.RESULT;
+            String shown = kind == Inbound.Kind.PROGRESS ? null : Cells.outOfRange(json);
+            if (shown != null) {
+                throw new Rejected("out-of-range", shown);
+            }
             assert m instanceof Progress || m instanceof Cell || m instanceof Result;
             return new Inbound(kind, m.appliance(), rm.run(), (int) rm.sequence(), null, json, payload);
         }

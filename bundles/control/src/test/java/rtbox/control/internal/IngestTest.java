@@ -198,13 +198,25 @@ class IngestTest extends BothDatabases {
             cell.replace("\"samples\":1000", "\"samples\":-1"),
             cell.replace("\"missed_deadlines\":0", "\"missed_deadlines\":-4"),
         };
+        // The report's own figures that the run page shows: a spike's latency, a JVM stall's duration.
+        JsonObject spiky = Json.parse(cell);
+        spiky.add("report", Json.parse("{\"result\":{\"threads\":[{\"cpu\":0,\"spikes\":[{\"thread\":0,"
+                + "\"offsetNs\":5,\"latencyNs\":-40000}]}]}}"));
+        JsonObject stalled = Json.parse(cell);
+        stalled.add("report", Json.parse("{\"jvmStalls\":[{\"offsetNs\":5,\"durationNs\":-1}]}"));
+        in.accept(Messages.runTopic("a1", "r1", "cell"), Messages.bytes(spiky));
+        in.accept(Messages.runTopic("a1", "r1", "cell"), Messages.bytes(stalled));
+        assertEquals(2, in.rejected("out-of-range"));
+        assertTrue(in.health().getAsJsonArray("last_rejected").get(1).getAsJsonObject().get("detail").getAsString()
+                .startsWith("$.report.result.threads[0].spikes[0].latencyNs: -40000 is negative"),
+                in.health().getAsJsonArray("last_rejected").toString());
         for (String b : bad) {
             assertTrue(!b.equals(cell), b);
             in.accept(Messages.runTopic("a1", "r1", "cell"), b.getBytes(StandardCharsets.UTF_8));
         }
         in.accept("rtbox/v1/up/a1/runs/../cell", cell.replace("\"run\":\"r1\"", "\"run\":\"..\"")
                 .getBytes(StandardCharsets.UTF_8));
-        assertEquals(4, in.rejected("out-of-range"));
+        assertEquals(6, in.rejected("out-of-range"));
         assertEquals(1, in.rejected("bad-topic"));
         assertEquals(0, in.stored());
         try (Connection c = db.connection()) {
@@ -212,7 +224,7 @@ class IngestTest extends BothDatabases {
             assertEquals(0, Sql.count(c, "SELECT COUNT(*) FROM run"));
         }
         JsonObject a1 = in.refused("a1");
-        assertEquals(5, a1.get("refused").getAsLong());
+        assertEquals(7, a1.get("refused").getAsLong());
         assertEquals("bad-topic", a1.get("last_reason").getAsString());
         assertTrue(a1.get("last_detail").getAsString().contains("not dots alone"), a1.toString());
         assertEquals("a1", in.health().getAsJsonArray("refused_by_appliance").get(0).getAsJsonObject()
