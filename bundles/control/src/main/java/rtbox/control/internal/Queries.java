@@ -26,8 +26,6 @@ final class Queries {
 
     private static final String FLEET_COLUMNS = "id, site, line, state, busy, run_id, since_ms, last_seen_ms, kernel,"
             + " bundles, last_run, last_verdict, status, registered, registered_by, registered_ms";
-    /** The runs that count: an unregistered appliance's are left out unless it is asked for by name. */
-    static final String REGISTERED = "appliance IN (SELECT id FROM appliance WHERE registered)";
 
     private static JsonObject fleetRow(ResultSet rs) throws SQLException {
         JsonObject o = new JsonObject();
@@ -67,10 +65,7 @@ final class Queries {
             }
         }
         o.add("bundles", bundles);
-        boolean registered = rs.getBoolean("registered");
-        o.addProperty("registered", registered);
-        o.addProperty("registered_by", rs.getString("registered_by"));
-        o.addProperty("registered_at", Json.iso(Sql.longOrNull(rs, "registered_ms")));
+        boolean registered = Registry.addRegistration(o, rs);
         // An unregistered appliance's verdict is not the fleet's: its runs are on its own page.
         o.addProperty("last_run", registered ? rs.getString("last_run") : null);
         o.addProperty("last_verdict", registered ? rs.getString("last_verdict") : null);
@@ -175,7 +170,7 @@ final class Queries {
             }
         }
         if (appliance == null || appliance.isEmpty()) {
-            where.append(" AND ").append(REGISTERED);
+            where.append(" AND ").append(Registry.COUNTS);
         }
         JsonObject o = new JsonObject();
         o.addProperty("total", Sql.count(c, "SELECT COUNT(*) FROM run" + where, p.toArray()));
@@ -363,7 +358,7 @@ final class Queries {
             sql.append("c.appliance = ?");
             p.add(appliance);
         } else {
-            sql.append("r.serial = ? AND r.").append(REGISTERED);
+            sql.append("r.serial = ? AND r.").append(Registry.COUNTS);
             p.add(serial);
         }
         if (plan != null && !plan.isEmpty()) {

@@ -27,6 +27,8 @@ import rtbox.mqtt.protocol.Topics;
  */
 final class Registry {
     private static final Logger LOG = LoggerFactory.getLogger("rtbox.control.registry");
+    /** A run's appliance counts (SQL on a table with column appliance): an unregistered one's runs do not. */
+    static final String COUNTS = "appliance IN (SELECT id FROM appliance WHERE registered)";
     private static final long LOOK_EVERY_MS = 5_000;
     private final boolean everyone;
     private final Path file;
@@ -83,6 +85,15 @@ final class Registry {
             LOG.warn("cannot read appliancesFile {} ({}): the appliances it named before stay known", file,
                     e.getMessage());
         }
+    }
+
+    /** Adds an appliance row's registered, registered_by and registered_at to {@code o}; returns registered. */
+    static boolean addRegistration(com.google.gson.JsonObject o, java.sql.ResultSet rs) throws java.sql.SQLException {
+        boolean registered = rs.getBoolean("registered");
+        o.addProperty("registered", registered);
+        o.addProperty("registered_by", rs.getString("registered_by"));
+        o.addProperty("registered_at", Json.iso(Sql.longOrNull(rs, "registered_ms")));
+        return registered;
     }
 
     /** The ids a file names: {@code ID} or {@code ID:...} a line; blank lines, comments and bad ids skipped. */
