@@ -16,7 +16,8 @@ import java.util.Set;
 import java.util.TimeZone;
 
 import com.google.gson.Gson;
-import com.google.gson.GsonBuilder;
+import rtbox.json.JsonProblem;
+import rtbox.json.ModelJson;
 import rtbox.plan.CellResult;
 import rtbox.plan.PlanRun;
 
@@ -28,8 +29,8 @@ import rtbox.plan.PlanRun;
  * schema {@link PlanRun#SCHEMA}).
  */
 public final class PlanReports {
-    private static final Gson GSON = new GsonBuilder().setPrettyPrinting().serializeSpecialFloatingPointValues()
-            .serializeNulls().create();
+    /** No NaN or infinity written (JSON has none): such a figure is null (rtbox.json's ModelJson). */
+    private static final Gson GSON = ModelJson.builder().setPrettyPrinting().serializeNulls().create();
 
     private PlanReports() {
     }
@@ -51,9 +52,17 @@ public final class PlanReports {
         GSON.toJson(run, out);
     }
 
-    /** Reads what {@link #json} wrote. */
+    /**
+     * Reads what {@link #json} wrote, strictly (rtbox.json's rules: no NaN, no repeated member, a
+     * count that is not a whole number refused, not rounded); an IllegalArgumentException names
+     * the JSON path of what was wrong.
+     */
     public static PlanRun fromJson(String json) {
-        return GSON.fromJson(json, PlanRun.class);
+        try {
+            return ModelJson.read(GSON, json, PlanRun.class);
+        } catch (JsonProblem e) {
+            throw new IllegalArgumentException("not a plan report: " + e.getMessage(), e);
+        }
     }
 
     /** A summary per cell, the comparison table and the overall verdict. */

@@ -8,7 +8,8 @@ import java.util.Map;
 import java.util.stream.LongStream;
 
 import com.google.gson.Gson;
-import com.google.gson.GsonBuilder;
+import rtbox.json.JsonProblem;
+import rtbox.json.ModelJson;
 import com.google.gson.JsonObject;
 
 import rtbox.api.result.BreakTrace;
@@ -26,8 +27,11 @@ import rtbox.core.Build;
  * full JSON report.
  */
 public final class Reports {
-    private static final Gson GSON = new GsonBuilder().setPrettyPrinting().serializeSpecialFloatingPointValues()
-            .create();
+    /**
+     * No NaN or infinity written (JSON has none): in the report such a figure is null, in
+     * cyclictest's JSON file (a tree written without nulls) it is left out (rtbox.json's ModelJson).
+     */
+    private static final Gson GSON = ModelJson.builder().setPrettyPrinting().create();
 
     private Reports() {
     }
@@ -37,9 +41,17 @@ public final class Reports {
         return GSON.toJson(report);
     }
 
-    /** Reads a report written by {@link #json}. */
+    /**
+     * Reads a report written by {@link #json}, strictly (rtbox.json's rules: no NaN, no repeated
+     * member, a count that is not a whole number refused, not rounded); an
+     * IllegalArgumentException names the JSON path of what was wrong.
+     */
     public static RunReport fromJson(String json) {
-        return GSON.fromJson(json, RunReport.class);
+        try {
+            return ModelJson.read(GSON, json, RunReport.class);
+        } catch (JsonProblem e) {
+            throw new IllegalArgumentException("not a run report: " + e.getMessage(), e);
+        }
     }
 
     /**

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Locale;
 
 import com.google.gson.Gson;
-import com.google.gson.GsonBuilder;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
@@ -24,9 +23,20 @@ import rtbox.report.ReportCell;
  * and JUnit XML for a CI system.
  */
 final class Downloads {
-    private static final Gson REPORTS = new GsonBuilder().serializeSpecialFloatingPointValues().create();
+    /** A cell's stored report as rtbox.report's model, read strictly (rtbox.json's ModelJson). */
+    private static final Gson REPORTS = rtbox.json.ModelJson.builder().create();
 
     private Downloads() {
+    }
+
+    private static RunReport report(String cell, JsonObject report) {
+        try {
+            return rtbox.json.ModelJson.read(REPORTS, report, RunReport.class);
+        } catch (rtbox.json.JsonProblem e) {
+            // A 500 (the log says which cell): the codec accepted the message, so the model does not fit it.
+            throw new IllegalStateException("the stored report of cell " + cell + " does not read as a run report: "
+                    + e.getMessage());
+        }
     }
 
     static void send(Queries q, String appliance, String run, String file, HttpServletResponse resp)
@@ -57,7 +67,7 @@ final class Downloads {
                 for (JsonObject m : cells(messages)) {
                     JsonObject report = Json.object(m, "report");
                     if (report != null) {
-                        cells.add(new ReportCell(name(m), REPORTS.fromJson(report, RunReport.class)));
+                        cells.add(new ReportCell(name(m), report(name(m), report)));
                     }
                 }
                 body = HdrIntervalLog.render(cells);

@@ -11,10 +11,11 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import com.google.gson.Gson;
-import com.google.gson.GsonBuilder;
 
 import rtbox.api.result.RunReport;
 import rtbox.api.result.Verdict;
+import rtbox.json.JsonProblem;
+import rtbox.json.ModelJson;
 import rtbox.mqtt.protocol.Cell;
 import rtbox.mqtt.protocol.Codec;
 import rtbox.mqtt.protocol.Message;
@@ -32,7 +33,8 @@ import rtbox.plan.PlanRun;
  * and a local run give the same report.
  */
 final class JobReport {
-    private static final Gson GSON = new GsonBuilder().serializeSpecialFloatingPointValues().create();
+    /** A cell's report as rtbox.report's model, read strictly (rtbox.json's ModelJson). */
+    private static final Gson GSON = ModelJson.builder().create();
 
     private JobReport() {
     }
@@ -66,7 +68,13 @@ final class JobReport {
         List<CellResult> list = new ArrayList<>();
         List<String> names = new ArrayList<>();
         for (Cell c : cells.values()) {
-            RunReport report = c.report() != null ? GSON.fromJson(c.report(), RunReport.class) : null;
+            RunReport report;
+            try {
+                report = c.report() != null ? ModelJson.read(GSON, c.report(), RunReport.class) : null;
+            } catch (JsonProblem e) {
+                throw new IOException("the report of cell " + c.cell().cell() + " (" + c.cell().name()
+                        + ") does not read as a run report: " + e.getMessage(), e);
+            }
             Verdict v = new Verdict(outcome(c.verdict()), report != null ? report.verdict().checks() : List.of(),
                     c.reason());
             names.add(c.cell().name());

@@ -7,15 +7,21 @@ import java.util.Map;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import com.google.gson.reflect.TypeToken;
 
 import rtbox.api.result.Verdict;
+import rtbox.json.JsonProblem;
+import rtbox.json.ModelJson;
+import rtbox.json.StrictJson;
 import rtbox.plan.CellResult;
 import rtbox.plan.PlanRun;
 import rtbox.plan.Plans;
 
-/** Puts plan runs back together from journal records (plan, cell..., end). */
+/**
+ * Puts plan runs back together from journal records (plan, cell..., end), read as the project
+ * reads its own JSON (rtbox.json: strict, numbers exact). A record written before the journal
+ * stopped writing NaN (as null, since issue 33) is read with its NaN and infinities as null.
+ */
 final class JournalReader {
     private JournalReader() {
     }
@@ -74,7 +80,7 @@ final class JournalReader {
                     b.head = o;
                     return true;
                 case "cell":
-                    b.cells.add(brief(PlanService.LINE.fromJson(o.get("cell"), CellResult.class)));
+                    b.cells.add(brief(model(o.get("cell"), CellResult.class, "$.cell")));
                     return true;
                 case "end": b.end = o; return true;
                 default: return false;
@@ -140,7 +146,7 @@ final class JournalReader {
             Building b = runs.computeIfAbsent(id, k -> new Building());
             switch (type) {
                 case "plan": b.head = o; return true;
-                case "cell": b.cells.add(PlanService.LINE.fromJson(o.get("cell"), CellResult.class)); return true;
+                case "cell": b.cells.add(model(o.get("cell"), CellResult.class, "$.cell")); return true;
                 case "end": b.end = o; return true;
                 default: return false;
             }
@@ -167,18 +173,87 @@ final class JournalReader {
                 return;
             }
             try {
-                JsonObject o = JsonParser.parseString(record).getAsJsonObject();
+                JsonObject o = parse(record).getAsJsonObject();
                 String type = o.get("type").getAsString();
                 String id = o.get("id").getAsString();
                 if (!sink.take(type, id, o)) {
                     damaged.add("a record of unknown type '" + type + "' (run " + id + ")");
                 }
+            } catch (JsonProblem e) {
+                damaged.add("a record that is whole but not valid JSON: " + e.getMessage());
             } catch (RuntimeException e) {
                 damaged.add("a record that is whole but not a journal record: " + e.getMessage());
             }
         });
         skipped.addAll(damaged);
         return skipped;
+    }
+
+    /**
+     * One record's text as a tree, strictly. A record an older rtbox wrote with NaN or an
+     * infinity (Gson's lenient output, before issue 33) is read again with those as null, what
+     * the journal writes for them now, so that no older run is lost as damaged.
+     */
+    static JsonElement parse(String record) throws JsonProblem {
+        try {
+            return StrictJson.parse(record);
+        } catch (JsonProblem e) {
+            String older = nonFiniteAsNull(record);
+            if (older == null) {
+                throw e;
+            }
+            return StrictJson.parse(older);
+        }
+    }
+
+    /** {@code text} with NaN, Infinity and -Infinity outside strings as null; null when it has none. */
+    static String nonFiniteAsNull(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        boolean inString = false, changed = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (inString) {
+                out.append(c);
+                if (c == '\\' && i + 1 < text.length()) {
+                    out.append(text.charAt(++i));
+                } else if (c == '"') {
+                    inString = false;
+                }
+                continue;
+            }
+            String token = c == '"' ? null : text.startsWith("NaN", i) ? "NaN" : text.startsWith("Infinity", i)
+                    ? "Infinity" : text.startsWith("-Infinity", i) ? "-Infinity" : null;
+            if (token != null) {
+                out.append("null");
+                i += token.length() - 1;
+                changed = true;
+            } else {
+                inString = c == '"';
+                out.append(c);
+            }
+        }
+        return changed ? out.toString() : null;
+    }
+
+    /** A model value (a cell, a verdict, the cell names) from its record's tree, read strictly by ModelJson. */
+    private static <T> T model(JsonElement e, java.lang.reflect.Type type, String path) {
+        if (e == null) {
+            throw new IllegalArgumentException(path + ": missing");
+        }
+        try {
+            return ModelJson.read(PlanService.LINE, e, type);
+        } catch (JsonProblem p) {
+            throw new IllegalArgumentException(path + p.path().substring(1) + ": " + p.problem());
+        }
+    }
+
+    /** A whole number of a record, exactly (rtbox.json: never rounded). */
+    private static long whole(JsonObject o, String key) {
+        try {
+            return rtbox.json.JsonFields.whole(o.get(key), "$." + key);
+        } catch (JsonProblem p) {
+            throw new IllegalArgumentException(p.getMessage());
+        }
     }
 
     private static Plans.History history(Map<String, Building> runs, List<String> damaged, String path) {
@@ -190,15 +265,16 @@ final class JournalReader {
                 continue;
             }
             JsonObject h = b.head;
-            int planned = h.get("cellsPlanned").getAsInt();
-            List<String> names = PlanService.LINE.fromJson(h.get("cellNames"), new TypeToken<List<String>>() { }.getType());
+            int planned = (int) whole(h, "cellsPlanned");
+            List<String> names = model(h.get("cellNames"), new TypeToken<List<String>>() { }.getType(),
+                    "$.cellNames");
             String state = b.end == null ? PlanRun.INTERRUPTED : b.end.get("state").getAsString();
             Verdict v = b.end == null ? Verdicts.overall(b.cells, planned, state)
-                    : PlanService.LINE.fromJson(b.end.get("verdict"), Verdict.class);
-            long ended = b.end == null ? (b.cells.isEmpty() ? h.get("started").getAsLong()
-                    : b.cells.get(b.cells.size() - 1).endedEpochMs()) : b.end.get("ended").getAsLong();
-            out.add(new PlanRun(h.get("schema").getAsInt(), e.getKey(), str(h, "plan"), str(h, "description"),
-                    str(h, "file"), str(h, "planText"), h.get("started").getAsLong(), ended, planned, names, state,
+                    : model(b.end.get("verdict"), Verdict.class, "$.verdict");
+            long ended = b.end == null ? (b.cells.isEmpty() ? whole(h, "started")
+                    : b.cells.get(b.cells.size() - 1).endedEpochMs()) : whole(b.end, "ended");
+            out.add(new PlanRun((int) whole(h, "schema"), e.getKey(), str(h, "plan"), str(h, "description"),
+                    str(h, "file"), str(h, "planText"), whole(h, "started"), ended, planned, names, state,
                     List.copyOf(b.cells), v));
         }
         return new Plans.History(out, damaged, path);

@@ -61,7 +61,8 @@ import rtbox.plan.Plans;
 @Designate(ocd = PlanConfig.class)
 public class PlanService implements Plans {
     static final String TUNER = "sched";
-    static final Gson LINE = new GsonBuilder().serializeSpecialFloatingPointValues().serializeNulls().create();
+    /** The journal's records: no NaN or infinity written (JSON has none), such a figure is null (ModelJson). */
+    static final Gson LINE = rtbox.json.ModelJson.builder().serializeNulls().create();
 
     @Reference
     Runner runner;
