@@ -33,9 +33,9 @@ import rtbox.plan.Plans;
 
 /**
  * The control room proper, started by {@code rtbox control} (configuration
- * {@code rtbox.control.serve}): the database, the MQTT ingest and commands, and the HTTP
- * API with its servlet context on the whiteboard. Stopping it stops all of these, and
- * leaves no thread.
+ * {@code rtbox.control.serve}): the MQTT ingest and commands, and the HTTP API with its
+ * servlet context on the whiteboard, over the store ({@link ControlStore}, a component of its
+ * own). Stopping it stops all of these, and leaves no thread.
  */
 @Component(service = ControlRoom.class, configurationPid = ControlRoom.PID, configurationPolicy =
         ConfigurationPolicy.REQUIRE, immediate = true)
@@ -47,6 +47,12 @@ public class ControlRoom {
     /** Why the last start failed, for rtbox control to print. */
     @Reference
     StartFailure startFailure;
+    /** The database, opened and closed by its own component. */
+    @Reference
+    ControlStore store;
+    /** The acceptance records, a component of their own (their keys opened there). */
+    @Reference
+    ControlRecords recordsComponent;
 
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
     volatile Plans plans;
@@ -76,11 +82,10 @@ public class ControlRoom {
 
     @Activate
     void activate(BundleContext bc, Settings s) throws Exception {
-        startFailure.set(null);
         settings = s;
         try {
             Path data = Path.of(s.dataDir());
-            db = ControlCommand.openDb(s, data);
+            db = store.db();
             users = new Users(db);
             audit = new Audit(db);
             refusals = new Refusals(audit);
@@ -100,7 +105,7 @@ public class ControlRoom {
             library = new PlanLibrary(ControlCommand.plansDir(s), () -> plans);
             operations = new Operations(db, commander, library, pool);
             compare = new Compare(db, queries);
-            records = new Records(db, s.selftestMaxAge() * 1000, RecordKeys.open(ControlCommand.keysDir(data)));
+            records = recordsComponent.records();
             Registry registry = new Registry(s.embeddedBroker(), s.appliancesFile() == null
                     || s.appliancesFile().isEmpty() ? null : Path.of(s.appliancesFile()), s.username());
             LOG.info("appliances: {}", registry.describe());
@@ -279,9 +284,6 @@ public class ControlRoom {
             pool.shutdownNow();
             pool = null;
         }
-        if (db != null) {
-            db.close();
-            db = null;
-        }
+        db = null; // the store's: it closes it when the configuration goes
     }
 }
