@@ -19,6 +19,12 @@ import java.util.concurrent.TimeUnit;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.servlet.whiteboard.HttpWhiteboardConstants;
+
+import jakarta.servlet.Servlet;
 import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -34,14 +40,20 @@ import rtbox.control.ControlWeb;
  * CSRF check on every state-changing request, and the event stream. The work is done by
  * {@link Queries}, {@link Operations}, {@link Compare}, {@link Records}, {@link Users}.
  */
-final class Api extends HttpServlet {
+@Component(service = Servlet.class, property = {
+        HttpWhiteboardConstants.HTTP_WHITEBOARD_SERVLET_PATTERN + "=" + ControlWeb.API + "/*",
+        HttpWhiteboardConstants.HTTP_WHITEBOARD_CONTEXT_SELECT + "=" + ControlWeb.CONTEXT_SELECT,
+        HttpWhiteboardConstants.HTTP_WHITEBOARD_SERVLET_NAME + "=" + ControlRoom.API_SERVLET})
+public final class Api extends HttpServlet {
     private static final Logger LOG = LoggerFactory.getLogger("rtbox.control.api");
 
     private static final long serialVersionUID = 1;
     private static final int MAX_JSON_BYTES = 4 * 1024 * 1024;
     private final transient ControlRoom room;
 
-    Api(ControlRoom room) {
+    /** The API of the running control room: registered by SCR once the room has started, gone before it stops. */
+    @Activate
+    public Api(@Reference ControlRoom room) {
         this.room = room;
     }
 

@@ -4,17 +4,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import java.nio.file.Path;
 import java.sql.SQLException;
-import java.util.Dictionary;
-import java.util.Hashtable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.osgi.framework.Bundle;
-import org.osgi.framework.BundleContext;
-import org.osgi.framework.Constants;
-import org.osgi.framework.ServiceFactory;
-import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
@@ -22,20 +15,17 @@ import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
-import org.osgi.service.servlet.context.ServletContextHelper;
-import org.osgi.service.servlet.whiteboard.HttpWhiteboardConstants;
 
 import com.google.gson.JsonObject;
 
-import jakarta.servlet.Servlet;
-import rtbox.control.ControlWeb;
 import rtbox.plan.Plans;
 
 /**
  * The control room proper, started by {@code rtbox control} (configuration
- * {@code rtbox.control.serve}): the MQTT ingest and commands, and the HTTP API with its
- * servlet context on the whiteboard, over the store ({@link ControlStore}, a component of its
- * own). Stopping it stops all of these, and leaves no thread.
+ * {@code rtbox.control.serve}): the MQTT ingest and commands, over the store and the records
+ * ({@link ControlStore}, {@link ControlRecords}); the HTTP API ({@link Api}) and its servlet
+ * context ({@link ControlContext}) are components that reference this one, so SCR registers them
+ * once it has started and removes them before it stops. Stopping it leaves no thread.
  */
 @Component(service = ControlRoom.class, configurationPid = ControlRoom.PID, configurationPolicy =
         ConfigurationPolicy.REQUIRE, immediate = true)
@@ -76,12 +66,11 @@ public class ControlRoom {
     private java.util.concurrent.ScheduledExecutorService sweeper;
     private Settings settings;
     private volatile boolean running;
-    private ServiceRegistration<?> context, api;
     private Path adminPasswordFile;
     private boolean adminMade;
 
     @Activate
-    void activate(BundleContext bc, Settings s) throws Exception {
+    void activate(Settings s) throws Exception {
         settings = s;
         try {
             Path data = Path.of(s.dataDir());
@@ -114,7 +103,6 @@ public class ControlRoom {
             mqtt = new MqttLink(s.brokers(), s.clientId(), s.username(), MqttLink.readSecret(s.passwordFile()),
                     s.tlsTrustStore(), s.sharedGroup(), ingest);
             running = true;
-            registerHttp(bc);
             mqtt.connect(30_000);
             if (s.silentAfterSeconds() > 0) {
                 sweepSilence(new Silence(db, s.silentAfterSeconds() * 1000));
@@ -148,31 +136,6 @@ public class ControlRoom {
                 LOG.warn("silence sweep: {}", Db.rootMessage(e));
             }
         }, periodMs, periodMs, java.util.concurrent.TimeUnit.MILLISECONDS);
-    }
-
-    private void registerHttp(BundleContext bc) {
-        Dictionary<String, Object> cp = new Hashtable<>();
-        cp.put(HttpWhiteboardConstants.HTTP_WHITEBOARD_CONTEXT_NAME, ControlWeb.CONTEXT_NAME);
-        cp.put(HttpWhiteboardConstants.HTTP_WHITEBOARD_CONTEXT_PATH, ControlWeb.CONTEXT_PATH);
-        cp.put(Constants.SERVICE_RANKING, 10);
-        // One helper per using bundle: the page bundle's resources come from the page bundle.
-        context = bc.registerService(ServletContextHelper.class.getName(), new ServiceFactory<ServletContextHelper>() {
-            @Override
-            public ServletContextHelper getService(Bundle bundle, ServiceRegistration<ServletContextHelper> reg) {
-                return new ServletContextHelper(bundle) {
-                };
-            }
-
-            @Override
-            public void ungetService(Bundle bundle, ServiceRegistration<ServletContextHelper> reg,
-                    ServletContextHelper service) {
-            }
-        }, cp);
-        Dictionary<String, Object> sp = new Hashtable<>();
-        sp.put(HttpWhiteboardConstants.HTTP_WHITEBOARD_SERVLET_PATTERN, ControlWeb.API + "/*");
-        sp.put(HttpWhiteboardConstants.HTTP_WHITEBOARD_CONTEXT_SELECT, ControlWeb.CONTEXT_SELECT);
-        sp.put(HttpWhiteboardConstants.HTTP_WHITEBOARD_SERVLET_NAME, API_SERVLET);
-        api = bc.registerService(Servlet.class, new Api(this), sp);
     }
 
     boolean running() {
@@ -258,14 +221,6 @@ public class ControlRoom {
     @Deactivate
     void deactivate() {
         running = false;
-        if (api != null) {
-            api.unregister();
-            api = null;
-        }
-        if (context != null) {
-            context.unregister();
-            context = null;
-        }
         if (refusals != null) {
             refusals.flush();
         }
