@@ -127,6 +127,15 @@ class CiGateIT {
             assertEquals("FAIL", json(failOut.resolve("record.json")).get("verdict").getAsString());
         }
 
+        // rtbox ctl gate does the same through the same API: the impossible plan file, exit 1.
+        Path ctlOut = work.resolve("ctl");
+        Rtbox.Result ctl = ctlGate(tokenFile, "SN-CI-4", failing.toString(), ctlOut);
+        assertEquals(1, ctl.exitCode(), ctl.stdout() + ctl.stderr());
+        assertTrue(ctl.stdout().contains(": FAIL (1 of 1 cell failed: idle)"), ctl.stdout());
+        assertEquals("FAIL", json(ctlOut.resolve("run.json")).get("verdict").getAsString());
+        assertEquals("SN-CI-4", json(ctlOut.resolve("run.json")).get("serial").getAsString());
+        assertTrue(Files.readString(ctlOut.resolve("junit.xml")).contains("<failure"), ctl.stdout());
+
         // Every use audited under the token's name, counted per minute: far fewer entries than requests.
         JsonObject uses = admin.get("/audit?action=token-use").json();
         assertTrue(uses.get("total").getAsLong() >= 1, uses.toString());
@@ -147,6 +156,13 @@ class CiGateIT {
         assertTrue(after.err().contains("start: HTTP 401: API token 'release-gate' was revoked"), after.toString());
         assertEquals(runsBefore, admin.get("/runs?appliance=a1").json().get("total").getAsLong());
         assertTrue(!after.out().contains(token) && !after.err().contains(token), "the token in the gate's output");
+        Rtbox.Result ctlAfter = ctlGate(tokenFile, "SN-CI-5", "gate", work.resolve("ctl-after"));
+        assertEquals(2, ctlAfter.exitCode(), ctlAfter.stdout() + ctlAfter.stderr());
+        assertTrue(ctlAfter.stderr().contains("start: HTTP 401: API token 'release-gate' was revoked"), ctlAfter.stderr());
+
+        // docs/ci.md quotes the script that ran here, unchanged.
+        assertTrue(Files.readString(Path.of("..", "docs", "ci.md")).contains("```bash\n" + Files.readString(GATE)
+                + "```\n"), "docs/ci.md does not quote docs/ci/fat-gate.sh as it is");
     }
 
     record Gate(int exit, String out, String err) {
@@ -172,6 +188,15 @@ class CiGateIT {
         Gate g = new Gate(p.exitValue(), Files.readString(stdout), Files.readString(stderr));
         System.out.println("fat-gate.sh " + plan + ": exit " + g.exit() + "\n" + g.out() + g.err());
         return g;
+    }
+
+    /** {@code rtbox ctl gate} on the real runtime, its token in the file RTBOX_TOKEN_FILE names. */
+    private Rtbox.Result ctlGate(Path tokenFile, String serial, String plan, Path out) throws Exception {
+        try (Rtbox r = new Rtbox(work.resolve("ctl-home"))) {
+            r.env.put("RTBOX_TOKEN_FILE", tokenFile.toString());
+            return r.run(180, "ctl", "gate", "--control", "http://127.0.0.1:" + control.port, "--timeout", "120",
+                    "--sign-off", "--out", out.toString(), "a1", serial, "X20", plan);
+        }
     }
 
     private HttpResponse<String> call(String method, String path, String token, String json) throws Exception {

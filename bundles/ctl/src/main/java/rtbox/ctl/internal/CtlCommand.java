@@ -70,7 +70,7 @@ import rtbox.mqtt.protocol.Topics;
  */
 @Component(service = {Subcommand.class, Ctl.class})
 @Command(name = "ctl", description = "The control room over MQTT: list, run, plan, results, swap.",
-        subcommands = {CtlCommand.Ls.class, CtlCommand.Run.class, CtlPlans.Plan.class, CtlPlans.Results.class,
+        subcommands = {CtlCommand.Ls.class, CtlCommand.Run.class, CtlPlans.Plan.class, CtlPlans.Results.class, CtlGate.class,
                 CtlCommand.Swap.class})
 public class CtlCommand implements Callable<Integer>, Ctl, Subcommand {
     static final int OK = Verdict.Outcome.PASS.exitCode(), ERROR = Verdict.Outcome.ERROR.exitCode();
