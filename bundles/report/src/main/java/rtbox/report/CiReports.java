@@ -1,5 +1,9 @@
 package rtbox.report;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -34,6 +38,28 @@ import rtbox.plan.PlanRun;
  */
 public final class CiReports {
     private CiReports() {
+    }
+
+    /**
+     * Writes {@link #junit} to {@code junit} and {@link #csv} to {@code csv} where asked (null:
+     * not asked), making their folders; returns the files written. One place for
+     * {@code rtbox plan run} and {@code rtbox job}.
+     *
+     * @since 1.3
+     */
+    public static List<Path> write(PlanRun run, Path junit, Path csv) throws IOException {
+        List<Path> written = new ArrayList<>();
+        for (Path f : new Path[] {junit, csv}) {
+            if (f != null) {
+                Path parent = f.toAbsolutePath().getParent();
+                if (parent != null) {
+                    Files.createDirectories(parent);
+                }
+                Files.writeString(f, f == junit ? junit(run) : csv(run), StandardCharsets.UTF_8);
+                written.add(f);
+            }
+        }
+        return written;
     }
 
     /** The JUnit XML document of {@code run}. */

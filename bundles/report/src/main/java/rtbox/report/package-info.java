@@ -9,5 +9,5 @@
  * rtbox.report.PlotAssets}, the same plot code for the control room's pages.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.2.0")
+@org.osgi.annotation.versioning.Version("1.3.0")
 package rtbox.report;

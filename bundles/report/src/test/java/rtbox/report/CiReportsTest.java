@@ -143,4 +143,15 @@ class CiReportsTest {
         assertTrue(lines[3].startsWith("never,") && lines[3].endsWith(",NOT RUN,the plan was stopped"), lines[3]);
         assertEquals(4, lines.length);
     }
+
+    @Test
+    void theFilesAskedForAreWrittenWithTheirFoldersAndNamed(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        PlanRun run = run();
+        java.nio.file.Path junit = dir.resolve("ci/junit.xml"), csv = dir.resolve("ci/t/cells.csv");
+        assertEquals(List.of(junit, csv), CiReports.write(run, junit, csv));
+        assertEquals(CiReports.junit(run), java.nio.file.Files.readString(junit));
+        assertEquals(CiReports.csv(run), java.nio.file.Files.readString(csv));
+        assertEquals(List.of(), CiReports.write(run, null, null), "nothing asked, nothing written");
+    }
 }

@@ -2,7 +2,6 @@ package rtbox.cli.internal;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -84,20 +83,6 @@ public class PlanCommand implements Callable<Integer>, WithoutFramework, Subcomm
             return "plan file " + file + " cannot be read (permission denied)";
         }
         return null;
-    }
-
-    /** Writes the JUnit XML and CSV of a plan run where asked (null: not asked). */
-    static void ciFiles(PlanRun run, Path junit, Path csv) throws IOException {
-        for (Path f : new Path[] {junit, csv}) {
-            if (f != null) {
-                Path parent = f.toAbsolutePath().getParent();
-                if (parent != null) {
-                    Files.createDirectories(parent);
-                }
-                Files.writeString(f, f == junit ? rtbox.report.CiReports.junit(run) : rtbox.report.CiReports.csv(run),
-                        StandardCharsets.UTF_8);
-            }
-        }
     }
 
     static int problems(PrintWriter err, RtboxException e, Path file) {
@@ -232,7 +217,7 @@ public class PlanCommand implements Callable<Integer>, WithoutFramework, Subcomm
             out.println("OVERALL " + run.verdict().outcome() + ": " + run.verdict().reason());
             out.println("rtbox: run " + run.id() + " is in the journal: rtbox results " + run.id());
             try {
-                ciFiles(run, junit, csv);
+                rtbox.report.CiReports.write(run, junit, csv);
             } catch (IOException e) {
                 err.println("rtbox: error: cannot write " + e.getMessage() + " (the results are in the journal)");
                 return Cli.ERROR;

@@ -151,17 +151,7 @@ public class JobCommand implements Callable<Integer>, Subcommand {
                 out.println("OVERALL " + run.verdict().outcome() + ": " + run.verdict().reason());
                 List<Path> files = JobReport.write(run, report, "rtbox plan " + run.plan() + " on '" + APPLIANCE
                         + "' over MQTT (" + run.id() + ")", args.get(0));
-                for (Path f : new Path[] {junit, csv}) {
-                    if (f != null) {
-                        Path parent = f.toAbsolutePath().getParent();
-                        if (parent != null) {
-                            Files.createDirectories(parent);
-                        }
-                        Files.writeString(f, f == junit ? rtbox.report.CiReports.junit(run) : rtbox.report.CiReports.csv(run),
-                                java.nio.charset.StandardCharsets.UTF_8);
-                        files.add(f);
-                    }
-                }
+                files.addAll(rtbox.report.CiReports.write(run, junit, csv));
                 StringBuilder names = new StringBuilder();
                 for (Path f : files) {
                     names.append(names.length() == 0 ? "" : ", ").append(f.getFileName());
