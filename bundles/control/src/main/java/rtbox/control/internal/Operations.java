@@ -1,19 +1,15 @@
 package rtbox.control.internal;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.jar.JarInputStream;
-import java.util.jar.Manifest;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,12 +33,14 @@ final class Operations {
     private final Commander commander;
     private final PlanLibrary library;
     private final ExecutorService pool;
+    private final BundleSwaps swaps;
 
     Operations(Db db, Commander commander, PlanLibrary library, ExecutorService pool) {
         this.db = db;
         this.commander = commander;
         this.library = library;
         this.pool = pool;
+        this.swaps = new BundleSwaps(db, commander, pool, this::askBundles);
     }
 
     /** POST /api/v1/starts. */
@@ -164,15 +162,16 @@ final class Operations {
             long deadline = System.currentTimeMillis() + REPLY_MS + (forRecord ? SELFTEST_MS : 0);
             JsonObject readiness = commander.call(appliance, "readiness", null, REPLY_MS);
             JsonObject selftest = null;
-            if (forRecord && !silent(readiness)) {
+            if (forRecord && !CheckAnswers.silent(readiness)) {
                 selftest = commander.call(appliance, "selftest", null, Math.max(1_000, deadline
                         - System.currentTimeMillis()));
             }
             long checkedMs = System.currentTimeMillis();
             if (selftest != null) {
-                r.add("selftest", check(selftest, checkedMs));
+                r.add("selftest", CheckAnswers.kept(selftest, checkedMs));
             }
-            JsonObject unanswered = silent(readiness) ? readiness : silent(selftest) ? selftest : null;
+            JsonObject unanswered = CheckAnswers.silent(readiness) ? readiness
+                    : CheckAnswers.silent(selftest) ? selftest : null;
             if (unanswered != null) {
                 Integer silentCode = Json.integer(unanswered, "code");
                 r.addProperty("code", silentCode);
@@ -217,17 +216,19 @@ final class Operations {
                             appliance, run, now);
                     String bundles = Sql.one(c, "SELECT bundles FROM appliance WHERE id = ?", rs -> rs.getString(1),
                             appliance);
-                    JsonObject ready = check(readiness, checkedMs);
-                    JsonObject st = selftest == null ? null : check(selftest, checkedMs);
+                    JsonObject ready = CheckAnswers.kept(readiness, checkedMs);
+                    JsonObject st = selftest == null ? null : CheckAnswers.kept(selftest, checkedMs);
                     // A check the appliance did not answer (code 504 from the commander, 404 from an appliance
                     // without the verb) did not run: its time stays empty.
                     Sql.update(c, "UPDATE run SET serial = ?, model = ?, started_by = ?, plan_text = ?, plan_sha256 = ?,"
                             + " plan = COALESCE(plan, ?), kind = 'plan', readiness = ?, readiness_ms = ?, readiness_ok = ?,"
                             + " selftest = ?, selftest_ms = ?, selftest_ok = ?, bundles = ? WHERE appliance = ? AND run_id = ?",
                             Json.string(target, "serial"), Json.string(target, "model"), user, text, sha,
-                            Json.string(plan, "name"), Json.GSON.toJson(ready), ran(readiness) ? checkedMs : null,
-                            ok(readiness), st == null ? null : Json.GSON.toJson(st),
-                            ran(selftest) ? checkedMs : null, selftest == null ? null : ok(selftest), bundles,
+                            Json.string(plan, "name"), Json.GSON.toJson(ready),
+                            CheckAnswers.ran(readiness) ? checkedMs : null,
+                            CheckAnswers.ok(readiness), st == null ? null : Json.GSON.toJson(st),
+                            CheckAnswers.ran(selftest) ? checkedMs : null, selftest == null ? null
+                            : CheckAnswers.ok(selftest), bundles,
                             appliance, run);
                 }
                 JsonObject d = new JsonObject();
@@ -238,7 +239,7 @@ final class Operations {
                 d.add("code", reply.get("code"));
                 d.addProperty("run", run);
                 if (selftest != null) {
-                    d.addProperty("selftest_ok", ok(selftest));
+                    d.addProperty("selftest_ok", CheckAnswers.ok(selftest));
                 }
                 Audit.log(c, user, "start", appliance, d);
                 c.commit();
@@ -251,34 +252,6 @@ final class Operations {
                     + " log holds the start as sent");
         }
         return r;
-    }
-
-    /** A check's reply as kept with the run: when, its code, whether it passed, its message and figures. */
-    static JsonObject check(JsonObject reply, long atMs) {
-        JsonObject o = new JsonObject();
-        o.addProperty("at", Json.iso(atMs));
-        o.add("code", reply.get("code"));
-        o.addProperty("ok", ok(reply));
-        o.add("message", reply.get("message"));
-        o.add("body", reply.get("body"));
-        return o;
-    }
-
-    private static boolean ok(JsonObject reply) {
-        Integer code = Json.integer(reply, "code");
-        return code != null && code == 200;
-    }
-
-    /** Whether the appliance did not answer in time (504) or could not be reached (503). */
-    private static boolean silent(JsonObject reply) {
-        Integer code = reply == null ? null : Json.integer(reply, "code");
-        return code != null && (code == 504 || code == 503);
-    }
-
-    /** Whether the appliance ran the check: it answered, and not with 404 (no such verb) or 409 (busy). */
-    private static boolean ran(JsonObject reply) {
-        Integer code = reply == null ? null : Json.integer(reply, "code");
-        return code != null && code != 404 && code != 409 && code != 504 && code != 400;
     }
 
     JsonObject stop(String user, String appliance, String run) throws SQLException {
@@ -320,145 +293,19 @@ final class Operations {
         return o;
     }
 
-    // ---- bundles ----
+    // ---- bundles: BundleSwaps ----
 
-    static final int MAX_BUNDLE_BYTES = 64 * 1024 * 1024;
+    static final int MAX_BUNDLE_BYTES = BundleSwaps.MAX_BUNDLE_BYTES;
 
     JsonObject upload(String user, byte[] jar) throws SQLException, IOException {
-        String bsn, version;
-        try (JarInputStream in = new JarInputStream(new ByteArrayInputStream(jar))) {
-            Manifest mf = in.getManifest();
-            bsn = mf == null ? null : mf.getMainAttributes().getValue("Bundle-SymbolicName");
-            version = mf == null ? null : mf.getMainAttributes().getValue("Bundle-Version");
-        }
-        if (bsn == null) {
-            throw new BadRequest("not an OSGi bundle: the jar has no Bundle-SymbolicName in its manifest");
-        }
-        bsn = bsn.split(";")[0].trim();
-        version = version == null ? "0.0.0" : version.trim();
-        String sha = Passwords.sha256(jar);
-        try (Connection c = db.connection()) {
-            c.setAutoCommit(false);
-            Sql.insertIfAbsent(c, db.postgres, "INSERT INTO bundle_file (sha256, symbolic_name, version, size, data,"
-                    + " uploaded_ms, uploaded_by) VALUES (?, ?, ?, ?, ?, ?, ?)", sha, bsn, version, (long) jar.length, jar,
-                    System.currentTimeMillis(), user);
-            JsonObject d = new JsonObject();
-            d.addProperty("sha256", sha);
-            d.addProperty("symbolicName", bsn);
-            d.addProperty("version", version);
-            Audit.log(c, user, "bundle-upload", bsn, d);
-            c.commit();
-        }
-        JsonObject o = new JsonObject();
-        o.addProperty("sha256", sha);
-        o.addProperty("symbolicName", bsn);
-        o.addProperty("version", version);
-        o.addProperty("size", jar.length);
-        return o;
+        return swaps.upload(user, jar);
     }
 
     JsonObject bundles() throws SQLException {
-        try (Connection c = db.connection()) {
-            JsonArray a = new JsonArray();
-            Sql.list(c, "SELECT sha256, symbolic_name, version, size, uploaded_ms, uploaded_by FROM bundle_file"
-                    + " ORDER BY uploaded_ms DESC", rs -> {
-                        JsonObject b = new JsonObject();
-                        b.addProperty("sha256", rs.getString(1));
-                        b.addProperty("symbolicName", rs.getString(2));
-                        b.addProperty("version", rs.getString(3));
-                        b.addProperty("size", rs.getLong(4));
-                        b.addProperty("uploaded", Json.iso(rs.getLong(5)));
-                        b.addProperty("uploaded_by", rs.getString(6));
-                        return b;
-                    }).forEach(a::add);
-            JsonObject o = new JsonObject();
-            o.add("bundles", a);
-            return o;
-        }
+        return swaps.bundles();
     }
 
     JsonObject swap(String user, JsonObject req) throws SQLException {
-        // Every field checked before anything is sent: the ids become MQTT topics.
-        rtbox.json.JsonFields fields = Input.fields(req, List.of("sha256", "confirm", "appliances", "replace"));
-        Input.text(fields, "sha256", 64);
-        Input.text(fields, "confirm", 64);
-        Input.text(fields, "replace", 200);
-        try {
-            List<String> ids = fields.optStrings("appliances");
-            for (int i = 0; ids != null && i < ids.size(); i++) {
-                Input.id("$.appliances[" + i + "]", ids.get(i));
-            }
-        } catch (rtbox.json.JsonProblem problem) {
-            throw new BadRequest(problem.getMessage());
-        }
-        String sha = Json.string(req, "sha256");
-        if (sha == null || !sha.equals(Json.string(req, "confirm"))) {
-            throw new BadRequest(409, "confirm must repeat the bundle's sha256 (" + sha + ")");
-        }
-        Object[] b;
-        try (Connection c = db.connection()) {
-            b = Sql.one(c, "SELECT symbolic_name, data FROM bundle_file WHERE sha256 = ?",
-                    rs -> new Object[] {rs.getString(1), rs.getBytes(2)}, sha);
-        }
-        if (b == null) {
-            throw new NotFound("no uploaded bundle with sha256 " + sha);
-        }
-        String bsn = (String) b[0];
-        String replace = Json.string(req, "replace");
-        JsonArray appliances = Json.array(req, "appliances");
-        if (appliances == null || appliances.isEmpty()) {
-            throw new BadRequest("appliances: give at least one");
-        }
-        String data = Base64.getEncoder().encodeToString((byte[]) b[1]);
-        List<CompletableFuture<JsonObject>> fs = new ArrayList<>();
-        for (JsonElement e : appliances) {
-            String a = e.getAsString();
-            fs.add(CompletableFuture.supplyAsync(() -> swapOne(user, a, bsn, replace, sha, data), pool));
-        }
-        JsonArray out = new JsonArray();
-        fs.forEach(f -> out.add(f.join()));
-        JsonObject o = new JsonObject();
-        o.add("swaps", out);
-        return o;
-    }
-
-    private JsonObject swapOne(String user, String appliance, String bsn, String replace, String sha, String data) {
-        JsonObject r = new JsonObject();
-        r.addProperty("appliance", appliance);
-        try {
-            String target = replace != null ? replace : bsn;
-            boolean has;
-            try (Connection c = db.connection()) {
-                String bundles = Sql.one(c, "SELECT bundles FROM appliance WHERE id = ?", rs -> rs.getString(1),
-                        appliance);
-                has = bundles != null && bundles.contains("\"symbolicName\":\"" + target + "\"");
-            }
-            JsonObject body = new JsonObject();
-            body.addProperty("data", data);
-            body.addProperty("sha256", sha);
-            String verb = has ? "update" : "install";
-            if (has) {
-                body.addProperty("bundle", target);
-            }
-            JsonObject reply = commander.call(appliance, verb, body, 60_000);
-            r.addProperty("verb", verb);
-            r.add("code", reply.get("code"));
-            r.add("message", reply.get("message"));
-            r.add("bundle", Json.object(reply, "body"));
-            try (Connection c = db.connection()) {
-                JsonObject d = new JsonObject();
-                d.addProperty("sha256", sha);
-                d.addProperty("verb", verb);
-                d.addProperty("bundle", target);
-                d.add("code", reply.get("code"));
-                Audit.log(c, user, "swap", appliance, d);
-            }
-            askBundles(appliance);
-        } catch (SQLException | RuntimeException e) {
-            LOG.warn("swap on {} by {}: {}", appliance, user, Db.rootMessage(e));
-            r.addProperty("code", 500);
-            r.addProperty("message", "the control room failed during this swap (its log says why)");
-        }
-        return r;
+        return swaps.swap(user, req);
     }
 }
