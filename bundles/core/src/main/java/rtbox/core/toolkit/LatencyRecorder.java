@@ -13,7 +13,11 @@ import rtbox.api.result.CorrectedLatency;
 import rtbox.api.result.Spike;
 
 /**
- * Records the latencies of one measuring thread. Everything is allocated up front;
+ * Over 400 lines: the recorder's views of one sample (histograms, spikes, the -v ring, the live
+ * figures, block maxima) are written by one measuring loop and must share its fields; split, each
+ * would need its own call in the loop.
+ *
+ * <p>Records the latencies of one measuring thread. Everything is allocated up front;
  * {@link #record} does no allocation, takes no lock and calls nothing that logs,
  * so it can sit in a measuring loop. Not thread-safe: one recorder per thread, read
  * only after that thread has finished.
@@ -32,11 +36,21 @@ import rtbox.api.result.Spike;
  * a ring behind finds those samples gone ({@link #sampleNs} -1) and says so, rather than
  * slowing the measurement. A break limit (cyclictest's -b) marks the first sample over it
  * ({@link #broken()}) for the probe's loop to stop at.
+ *
+ * <p>Since 1.1 it also keeps the maximum of every block of {@link #BLOCK_SAMPLES} samples and
+ * when it was taken ({@link #blockMaxima()}), for the runner's pWCET estimate: two compares and
+ * a count per sample, into arrays of {@link #MAX_BLOCKS} made up front. When they are full,
+ * neighbouring blocks are merged in place (the maximum of two blocks of n is the maximum of
+ * their block of 2n) and the block size doubles, so a run of any length fits the same memory.
  */
 public final class LatencyRecorder implements LiveThread {
     /** Largest latency tracked exactly; larger ones are clamped (and are overflows anyway). */
     private static final long HIGHEST_NS = 60_000_000_000L;
     private static final int MAX_SPIKES = 8192;
+    /** Samples in a block whose maximum is kept (doubled when {@link #MAX_BLOCKS} fill up). @since 1.1 */
+    public static final int BLOCK_SAMPLES = 1000;
+    /** Block maxima kept: 4096 x 2 longs, 64 kB a thread; a 1 kHz run fills them in 68 minutes. @since 1.1 */
+    public static final int MAX_BLOCKS = 4096;
 
     private final int thread;
     private final long expectedIntervalNs;
@@ -47,6 +61,13 @@ public final class LatencyRecorder implements LiveThread {
     private final Histogram corrected = new Histogram(1, HIGHEST_NS, 3);
     private final long[] spikeOffsets = new long[MAX_SPIKES];
     private final long[] spikeLatencies = new long[MAX_SPIKES];
+    private final long[] blockMax = new long[MAX_BLOCKS];
+    private final long[] blockMaxAt = new long[MAX_BLOCKS];
+    private long blockSamples = BLOCK_SAMPLES;
+    private int blocks;
+    private long inBlock;
+    private long currentMax = -1;
+    private long currentMaxAt;
 
     private static final VarHandle LONG = MethodHandles.arrayElementVarHandle(long[].class);
     private static final VarHandle SAMPLES, SUM, MIN, MAX, LAST, TOTAL, BASE, TID;
@@ -162,6 +183,10 @@ public final class LatencyRecorder implements LiveThread {
         spikes = 0;
         spikesDropped = 0;
         breakOffset = -1;
+        blockSamples = BLOCK_SAMPLES;
+        blocks = 0;
+        inBlock = 0;
+        currentMax = -1;
         // Last: a reader that sees the base sees the figures above zeroed (or later ones).
         BASE.setRelease(this, total);
     }
@@ -201,6 +226,13 @@ public final class LatencyRecorder implements LiveThread {
             breakOffset = atNanos - startNanos;
             breakLatency = v;
         }
+        if (v > currentMax) {
+            currentMax = v;
+            currentMaxAt = atNanos - startNanos;
+        }
+        if (++inBlock == blockSamples) {
+            endBlock();
+        }
         if (v >= spikeThresholdNs) {
             if (spikes < MAX_SPIKES) {
                 spikeOffsets[spikes] = atNanos - startNanos;
@@ -210,6 +242,36 @@ public final class LatencyRecorder implements LiveThread {
                 spikesDropped++;
             }
         }
+    }
+
+    /** Keeps the block's maximum; merges neighbours when every slot is taken. */
+    private void endBlock() {
+        blockMax[blocks] = currentMax;
+        blockMaxAt[blocks] = currentMaxAt;
+        blocks++;
+        inBlock = 0;
+        currentMax = -1;
+        if (blocks == MAX_BLOCKS) {
+            for (int i = 0; i < MAX_BLOCKS / 2; i++) {
+                int a = 2 * i, b = a + 1;
+                int pick = blockMax[b] > blockMax[a] ? b : a;
+                blockMax[i] = blockMax[pick];
+                blockMaxAt[i] = blockMaxAt[pick];
+            }
+            blocks = MAX_BLOCKS / 2;
+            blockSamples *= 2;
+        }
+    }
+
+    /**
+     * The maxima of the full blocks recorded since {@link #reset} (a last, partial block is left
+     * out), with their times from the start of measuring. Allocates: call after measuring.
+     *
+     * @since 1.1
+     */
+    public rtbox.api.result.BlockMaxima blockMaxima() {
+        return new rtbox.api.result.BlockMaxima(blockSamples, Arrays.copyOf(blockMax, blocks),
+                Arrays.copyOf(blockMaxAt, blocks));
     }
 
     /**

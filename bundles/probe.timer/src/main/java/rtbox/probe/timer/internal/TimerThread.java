@@ -138,7 +138,8 @@ final class TimerThread extends Thread {
             // The result still carries the requested policy.
         }
         result = new ThreadResult(index, cpu, tid, policy, priority, recorder.samples(), recorder.missedDeadlines(),
-                recorder.histogram(), recorder.corrected(), recorder.spikes(), recorder.spikesDropped(), recorder.lastNs());
+                recorder.histogram(), recorder.corrected(), recorder.spikes(), recorder.spikesDropped(), recorder.lastNs(),
+                recorder.blockMaxima());
     }
 
     /** One period: sleep to the deadline, read the clock, record, step to the next deadline. */

@@ -122,7 +122,8 @@ final class TscThread extends Thread {
             // The result still carries the requested policy.
         }
         result = new ThreadResult(index, cpu, tid, policy, priority, recorder.samples(), 0, recorder.histogram(),
-                recorder.corrected(), recorder.spikes(), recorder.spikesDropped(), recorder.lastNs());
+                recorder.corrected(), recorder.spikes(), recorder.spikesDropped(), recorder.lastNs(),
+                recorder.blockMaxima());
     }
 
     /** One wait of {@code us} microseconds on the TSC; records the overshoot CLOCK_MONOTONIC saw. */
