@@ -3,7 +3,7 @@
 // same plots as the HTML report), the system info, downloads, and the next steps:
 // compare with the golden reference, sign off (the acceptance record), make it the reference.
 import { api, session, h, $, clear, say, sayError, param, can, verdictBadge, fmtUs, fmtTime, path, table } from "/ui/app.js";
-import { cellFromApi, histogramPlot, spikePlot, overlayPlot } from "/ui/lib/plots.js";
+import { cellFromApi, histogramPlot, spikePlot, overlayPlot, pwcetPlot, pwcetEstimate } from "/ui/lib/plots.js";
 
 const s = await session("runs");
 const page = $("#page");
@@ -167,6 +167,17 @@ models.forEach((m, i) => {
       c.samples && c.samples + " samples"].filter(Boolean).join(" · ")), holder);
   histogramPlot(holder, m, { width: 1000, title: "latency histogram per CPU: " + c.name });
   spikePlot(holder, m, { width: 1000, title: "spikes over time, by cause: " + c.name });
+  const pw = pwcetEstimate(c.pwcet);
+  if (pw) {
+    // the probabilistic worst case: the plot when it holds, else why not; each check and level in a table
+    holder.append(h("h3", {}, "Probabilistic worst case (pWCET): " + (pw.applicable ? "the checks held" : pw.refusal)));
+    if (pw.applicable) pwcetPlot(holder, Object.assign({}, m, { pwcet: c.pwcet }), { width: 1000 });
+    const us = (v) => (v / 1000).toFixed(1);
+    holder.append(table(["estimate", "check or level", "finding"], c.pwcet.estimates.flatMap((e) => [
+      ...e.checks.map((k) => [e.scope, k.name + (k.passed ? "" : " (failed)"), k.detail]),
+      ...e.levels.map((l) => [e.scope, "p " + l.probability.toExponential(0) + " per " + l.per,
+        us(l.ns) + " us (95 % CI " + us(l.lowNs) + " to " + us(l.highNs) + ")"])])));
+  }
   if (c.checks && c.checks.length) {
     holder.append(table(["check", "threshold", "measured", "outcome"],
       c.checks.map((k) => [k.metric, String(k.threshold), String(k.actual), verdictBadge(k.outcome)])));

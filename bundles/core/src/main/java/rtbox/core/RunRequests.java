@@ -33,9 +33,9 @@ import rtbox.json.StrictJson;
  * {"probe": "timer",
  *  "parameters": {"interval_us": 1000, "cpus": [0], "histogram_us": 10000, "mlock": true, "options": {"k": "v"}},
  *  "policy": "fifo:80", "tuning": {"nice": -5}, "loads": ["pipe:mode=rtt"],
- *  "warmup": "1s", "duration": "10s", "loops": 0,
+ *  "warmup": "1s", "duration": "10s", "loops": 0, "pwcet": true,
  *  "thresholds": {"max_us": 1000, "p99_us": 100, "p999_us": 200, "overflows": 0, "missed_deadlines": 0,
- *                 "jvm_stall_us": 1000}}
+ *                 "jvm_stall_us": 1000, "pwcet_us": 2000, "pwcet_per_hour": 1e-9}}
  * </pre>
  *
  * The published schema is docs/schema/run-request.schema.json (RunRequestSchemaTest keeps
@@ -51,7 +51,9 @@ public final class RunRequests {
 
     /** The members of a run request, in the schema's order. */
     public static final Set<String> FIELDS = ordered("probe", "parameters", "policy", "tuning", "loads", "warmup",
-            "duration", "loops", "thresholds");
+            "duration", "loops", "pwcet", "thresholds");
+    /** The members of {@code thresholds} that are no threshold of their own: {@code pwcet_us}'s probability. @since 2.3 */
+    public static final Set<String> THRESHOLD_COMPANIONS = ordered(RunSchema.PWCET_PER_HOUR);
     /** The members of {@code parameters}. */
     public static final Set<String> PARAMETERS = ordered("interval_us", "cpus", "histogram_us", "mlock", "options");
     /** The members of {@code tuning} (applied by the scheduling tuner, put back after the run). */
@@ -65,11 +67,20 @@ public final class RunRequests {
     /** A run request's members as read, each null where not given; {@link #with} lays a cell over its base. */
     public record Fields(String probe, Long intervalUs, int[] cpus, Integer histogramUs, Boolean mlock,
             Map<String, String> options, PolicySpec policy, Map<String, String> tuning, List<LoadSpec> loads,
-            Long warmupNs, Long durationNs, Long loops, Map<RunSchema.Threshold, Long> thresholds) {
+            Long warmupNs, Long durationNs, Long loops, Map<RunSchema.Threshold, Long> thresholds, Boolean pwcet,
+            Double pwcetPerHour) {
 
         /** Nothing given. */
         public static final Fields NONE = new Fields(null, null, null, null, null, null, null, null, null, null, null,
-                null, null);
+                null, null, null, null);
+
+        /** Members without the pWCET's (as before 2.3). */
+        public Fields(String probe, Long intervalUs, int[] cpus, Integer histogramUs, Boolean mlock,
+                Map<String, String> options, PolicySpec policy, Map<String, String> tuning, List<LoadSpec> loads,
+                Long warmupNs, Long durationNs, Long loops, Map<RunSchema.Threshold, Long> thresholds) {
+            this(probe, intervalUs, cpus, histogramUs, mlock, options, policy, tuning, loads, warmupNs, durationNs,
+                    loops, thresholds, null, null);
+        }
 
         /** This base with {@code over}'s members laid over it: options, tuning and thresholds key by key, the rest whole. */
         public Fields with(Fields over) {
@@ -77,7 +88,12 @@ public final class RunRequests {
                     or(over.histogramUs, histogramUs), or(over.mlock, mlock), merge(options, over.options),
                     or(over.policy, policy), merge(tuning, over.tuning), or(over.loads, loads),
                     or(over.warmupNs, warmupNs), or(over.durationNs, durationNs), or(over.loops, loops),
-                    merge(thresholds, over.thresholds));
+                    merge(thresholds, over.thresholds), or(over.pwcet, pwcet), or(over.pwcetPerHour, pwcetPerHour));
+        }
+
+        /** Whether the run is to estimate its pWCET ({@code "pwcet": true}). @since 2.3 */
+        public boolean wantsPwcet() {
+            return pwcet != null && pwcet;
         }
 
         /** The run's parameters in a plan, defaults where not given: ISO runs its threads at FIFO and the tuner demotes them. */
@@ -109,7 +125,7 @@ public final class RunRequests {
 
         /** The thresholds, each not given its {@link RunSchema.Threshold#fallback()}. */
         public Thresholds thresholdValues() {
-            return RunSchema.thresholds(thresholds == null ? Map.of() : thresholds);
+            return RunSchema.thresholds(thresholds == null ? Map.of() : thresholds, pwcetPerHour);
         }
 
         /** Whether the scheduling tuner must take part (SCHED_ISO, its share, or tuning). */
@@ -173,7 +189,7 @@ public final class RunRequests {
             String first = problems.get(0);
             throw new RtboxException(subject(first.substring(0, Math.max(0, first.indexOf(':')))), first);
         }
-        return new RunRequest(f.probe(), f.parameters(false), f.thresholdValues(), command, f.loads());
+        return new RunRequest(f.probe(), f.parameters(false), f.thresholdValues(), command, f.loads(), f.wantsPwcet());
     }
 
     /** The last name in a path ({@code $.parameters.cpus[1]}: {@code cpus}): what the error's subject is. */
@@ -272,8 +288,29 @@ public final class RunRequests {
             Long loops = whole(top.get("loops"), at.get("loops"), 1, Long.MAX_VALUE);
             Map<RunSchema.Threshold, Long> thresholds = top.containsKey("thresholds")
                     ? thresholds(top.get("thresholds"), at.get("thresholds")) : null;
+            Boolean pwcet = bool(top.get("pwcet"), at.get("pwcet"));
+            Double perHour = top.containsKey("thresholds") && top.get("thresholds").isJsonObject()
+                    ? probability(top.get("thresholds").getAsJsonObject().get(RunSchema.PWCET_PER_HOUR),
+                            at.get("thresholds") + "." + RunSchema.PWCET_PER_HOUR) : null;
             return new Fields(probe, intervalUs, cpus, histogramUs, mlock, options, policy, tuning, loads, warmupNs,
-                    durationNs, loops, thresholds);
+                    durationNs, loops, thresholds, pwcet, perHour);
+        }
+
+        private Double probability(JsonElement e, String path) {
+            if (e == null) {
+                return null;
+            }
+            if (!e.isJsonPrimitive() || !e.getAsJsonPrimitive().isNumber()) {
+                problems.add(path + ": expected a probability such as 1e-9, found " + kind(e));
+                return null;
+            }
+            double p = e.getAsDouble();
+            if (!(p > 0 && p < 1)) {
+                problems.add(path + ": " + StrictJson.show(e) + " is not a probability: give more than 0 and less than 1,"
+                        + " e.g. 1e-9");
+                return null;
+            }
+            return p;
         }
 
         private PolicySpec policy(JsonElement e, String at, Long prio) {
@@ -318,7 +355,10 @@ public final class RunRequests {
                 current.add(t.key());
                 current.addAll(t.synonyms());
             }
-            JsonObject to = object(e, tp, current, new LinkedHashSet<>(RunSchema.Threshold.names()));
+            current.addAll(THRESHOLD_COMPANIONS);
+            Set<String> known = new LinkedHashSet<>(RunSchema.Threshold.names());
+            known.addAll(THRESHOLD_COMPANIONS);
+            JsonObject to = object(e, tp, current, known);
             if (to == null) {
                 return null;
             }

@@ -33,7 +33,12 @@ public final class RunSchema {
         MAX_P999("p999_us", "--max-p999", "us", -1, List.of(), List.of("max_p999_us")),
         MAX_MISSED("missed_deadlines", "--max-missed", "deadlines", -1, List.of("xruns"), List.of("max_missed")),
         MAX_OVERFLOWS("overflows", "--max-overflows", "samples", -1, List.of(), List.of("max_overflows")),
-        JVM_STALL_BUDGET("jvm_stall_us", "--jvm-stall-budget", "us", 1000, List.of(), List.of("jvm_stall_budget_us"));
+        JVM_STALL_BUDGET("jvm_stall_us", "--jvm-stall-budget", "us", 1000, List.of(), List.of("jvm_stall_budget_us")),
+        /**
+         * The probabilistic threshold (since 2.3): the pWCET estimate's latency exceeded in an hour
+         * with the probability {@link #PWCET_PER_HOUR} (default 1e-9), upper confidence bound.
+         */
+        PWCET("pwcet_us", "--max-pwcet", "us", -1, List.of(), List.of());
 
         private final String key;
         private final String option;
@@ -121,9 +126,34 @@ public final class RunSchema {
 
     /** The thresholds from values by threshold; a missing one is its {@link Threshold#fallback()}. */
     public static Thresholds thresholds(Map<Threshold, Long> given) {
+        return thresholds(given, null);
+    }
+
+    /**
+     * The thresholds with the probability per hour of {@code pwcet_us} (null: {@link
+     * Thresholds#DEFAULT_PWCET_PER_HOUR}). @since 2.3
+     */
+    public static Thresholds thresholds(Map<Threshold, Long> given, Double pwcetPerHour) {
         return new Thresholds(get(given, Threshold.MAX_LATENCY), get(given, Threshold.MAX_P99),
                 get(given, Threshold.MAX_P999), get(given, Threshold.MAX_OVERFLOWS), get(given, Threshold.MAX_MISSED),
-                get(given, Threshold.JVM_STALL_BUDGET));
+                get(given, Threshold.JVM_STALL_BUDGET), get(given, Threshold.PWCET),
+                pwcetPerHour == null ? Thresholds.DEFAULT_PWCET_PER_HOUR : pwcetPerHour);
+    }
+
+    /**
+     * The probability per hour of operation a {@code pwcet_us} threshold is stated at, in a
+     * request's thresholds beside it ({@code "pwcet_per_hour": 1e-9}; command line
+     * {@code --pwcet-per-hour}): more than 0 and less than 1. @since 2.3
+     */
+    public static final String PWCET_PER_HOUR = "pwcet_per_hour";
+
+    /** Checks a per-hour probability. @since 2.3 */
+    public static double pwcetPerHour(String field, double p) throws RtboxException {
+        if (!(p > 0 && p < 1)) {
+            throw new RtboxException(field, field + " " + p + " is not a probability: give more than 0 and less than 1,"
+                    + " e.g. 1e-9");
+        }
+        return p;
     }
 
     private static long get(Map<Threshold, Long> given, Threshold t) {

@@ -31,4 +31,13 @@ public final class VerdictRule {
             long expectedSamples) {
         return rtbox.core.internal.Judge.judge(result, thresholds, jvmStalls, expectedSamples);
     }
+
+    /**
+     * The verdict with the run's pWCET estimate, which a {@code pwcet_us} threshold is judged by
+     * (null: no estimate was made). @since 2.3
+     */
+    public static Verdict judge(ProbeResult result, Thresholds thresholds, List<JvmStall> jvmStalls,
+            long expectedSamples, rtbox.api.result.Pwcet pwcet) {
+        return rtbox.core.internal.Judge.judge(result, thresholds, jvmStalls, expectedSamples, pwcet);
+    }
 }

@@ -10,7 +10,9 @@
  * moved here from rtbox.plan), thresholds' synonyms and deprecated names, and the one verdict
  * rule's public face ({@link rtbox.core.VerdictRule}). 2.2.0: the measuring chain's self-test
  * ({@link rtbox.core.Selftest}), one rule for rtbox selftest and the appliance's MQTT selftest.
+ * 2.3.0: the pWCET estimate asked in a request ({@code RunRequest.pwcet}, {@code "pwcet": true})
+ * and its threshold ({@code pwcet_us} at {@code pwcet_per_hour}), judged by the one rule.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("2.2.0")
+@org.osgi.annotation.versioning.Version("2.3.0")
 package rtbox.core;

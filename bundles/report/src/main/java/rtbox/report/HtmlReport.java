@@ -52,6 +52,9 @@ public final class HtmlReport {
 
     private static final Pattern PLAN_COMMAND = Pattern.compile("^rtbox plan run (\\S+)");
 
+    /** The pWCET estimate as the JSON report has it (plots.js reads the same object from either). */
+    private static final com.google.gson.Gson PWCET_JSON = new com.google.gson.Gson();
+
     private HtmlReport() {
     }
 
@@ -138,9 +141,41 @@ public final class HtmlReport {
                 .append(")</span></p>\n");
         b.append("<div data-plot=\"histogram\" data-cell=\"").append(index).append("\"></div>\n");
         b.append("<div data-plot=\"spikes\" data-cell=\"").append(index).append("\"></div>\n");
+        b.append(pwcet(index, r));
         b.append(spikeList(r));
         b.append("<pre>").append(esc(summaryWithoutSpikes(r))).append("</pre></section>\n");
         return b.toString();
+    }
+
+    /**
+     * The pWCET estimate, when the run has one: the exceedance plot (an estimate that holds) and
+     * the checks with their findings as a table, or the refusal, in plain HTML.
+     */
+    private static String pwcet(int index, RunReport r) {
+        rtbox.api.result.Pwcet p = r.pwcet();
+        if (p == null || p.cell() == null) {
+            return "";
+        }
+        rtbox.api.result.PwcetEstimate e = p.cell();
+        StringBuilder b = new StringBuilder("<div class=\"pwcet\"><h3>Probabilistic worst case (pWCET)</h3>\n");
+        if (e.applicable()) {
+            b.append("<div data-plot=\"pwcet\" data-cell=\"").append(index).append("\"></div>\n");
+        } else {
+            b.append("<p class=\"INCONCLUSIVE\">").append(esc(e.scope() + ": " + e.refusal())).append("</p>\n");
+        }
+        b.append("<table class=\"pwcet-checks\"><tr><th>estimate</th><th>check</th><th>held</th><th>finding</th></tr>\n");
+        for (rtbox.api.result.PwcetEstimate x : p.estimates()) {
+            for (rtbox.api.result.PwcetCheck c : x.checks()) {
+                b.append("<tr><td>").append(esc(x.scope())).append("</td><td>").append(esc(c.name())).append("</td><td>")
+                        .append(c.passed() ? "yes" : "no").append("</td><td style=\"text-align:left\">")
+                        .append(esc(c.detail())).append("</td></tr>\n");
+            }
+            for (rtbox.api.result.PwcetLevel l : x.levels()) {
+                b.append("<tr><td>").append(esc(x.scope())).append("</td><td>level</td><td></td>")
+                        .append("<td style=\"text-align:left\">").append(esc(PwcetText.level(l))).append("</td></tr>\n");
+            }
+        }
+        return b.append("</table></div>\n").toString();
     }
 
     /** The command that ran, with the user's plan file in place of the appliance's copy of it. */
@@ -216,12 +251,13 @@ public final class HtmlReport {
         StringBuilder b = new StringBuilder("{\"cells\":[");
         for (int k = 0; k < cells.size(); k++) {
             RunReport r = cells.get(k).report();
-            Double max = null, p99 = null, p999 = null;
+            Double max = null, p99 = null, p999 = null, pwcet = null;
             for (Check c : r.verdict().checks()) {
                 switch (c.metric()) {
                     case "max_latency_us": max = c.threshold(); break;
                     case "p99_us": p99 = c.threshold(); break;
                     case "p99.9_us": p999 = c.threshold(); break;
+                    case "pwcet_us": pwcet = c.threshold(); break;
                     default: break;
                 }
             }
@@ -229,7 +265,9 @@ public final class HtmlReport {
                     .append(",\"verdict\":").append(jsonString(r.verdict().outcome().name()))
                     .append(",\"durationS\":").append(num(r.result().durationNs() / 1e9))
                     .append(",\"thresholds\":{\"max\":").append(num(max)).append(",\"p99\":").append(num(p99))
-                    .append(",\"p999\":").append(num(p999)).append("},\"threads\":[");
+                    .append(",\"p999\":").append(num(p999)).append(",\"pwcet\":").append(num(pwcet))
+                    .append("},\"pwcet\":").append(PWCET_JSON.toJson(r.pwcet()).replace("</", "<\\/"))
+                    .append(",\"threads\":[");
             List<ThreadResult> threads = r.result().threads();
             StringBuilder spikes = new StringBuilder();
             for (int i = 0; i < threads.size(); i++) {

@@ -83,6 +83,9 @@ public final class Reports {
         b.append(String.format(Locale.ROOT, "# JVM: %d pauses (longest %d us); hiccup monitor max %d us%n",
                 r.jvmStalls().stream().filter(s -> !"hiccup".equals(s.kind())).count(), us(jvmMax),
                 us(r.jvmHiccups().maxNs())));
+        for (String line : PwcetText.lines(r.pwcet())) {
+            b.append("# ").append(line).append('\n');
+        }
         for (String note : r.result().notes()) {
             b.append("# ").append(note).append('\n');
         }

@@ -49,17 +49,18 @@ export function causeGroup(cause) {
 
 /**
  * The cell model from a RunReport as rtbox writes it in JSON (rtbox.core.Reports.json,
- * the MQTT cell messages): {name, verdict, durationS, thresholds: {max, p99, p999}
- * (us or null), threads: [{cpu, bucketUs, counts, overflows, samples, min, avg, p50,
+ * the MQTT cell messages): {name, verdict, durationS, thresholds: {max, p99, p999, pwcet}
+ * (us or null), pwcet (the report's pWCET estimate as it is, or null), threads: [{cpu, bucketUs, counts, overflows, samples, min, avg, p50,
  * p99, p999, max}] (us), spikes: [{t, us, cpu, cause, detail}] (t in s)}.
  */
 export function cellFromRunReport(name, report) {
   const r = report.result;
-  const thresholds = { max: null, p99: null, p999: null };
+  const thresholds = { max: null, p99: null, p999: null, pwcet: null };
   for (const c of (report.verdict && report.verdict.checks) || []) {
     if (c.metric === "max_latency_us") thresholds.max = c.threshold;
     if (c.metric === "p99_us") thresholds.p99 = c.threshold;
     if (c.metric === "p99.9_us") thresholds.p999 = c.threshold;
+    if (c.metric === "pwcet_us") thresholds.pwcet = c.threshold;
   }
   const threads = [], spikes = [];
   for (const t of r.threads) {
@@ -76,17 +77,18 @@ export function cellFromRunReport(name, report) {
     }
   }
   return {
-    name, verdict: report.verdict ? report.verdict.outcome : null, durationS: r.durationNs / 1e9, thresholds, threads,
-    spikes,
+    name, verdict: report.verdict ? report.verdict.outcome : null, durationS: r.durationNs / 1e9, thresholds,
+    pwcet: report.pwcet ?? null, threads, spikes,
   };
 }
 
 function thresholdsFrom(checks, given) {
-  const t = { max: null, p99: null, p999: null };
+  const t = { max: null, p99: null, p999: null, pwcet: null };
   for (const c of checks || []) {
     if (c.metric === "max_latency_us") t.max = c.threshold;
     if (c.metric === "p99_us") t.p99 = c.threshold;
     if (c.metric === "p99.9_us") t.p999 = c.threshold;
+    if (c.metric === "pwcet_us") t.pwcet = c.threshold;
   }
   const g = given || {};
   // a plan's thresholds as written (max_us, p99_us, p99.9_us / p999_us) when no check names them
@@ -206,6 +208,7 @@ function thresholdHook(lines, scaleKey) {
     const ctx = u.ctx;
     const { left, top, width, height } = u.bbox;
     ctx.save();
+    ctx.setLineDash([]); // a dashed series drawn before must not dash the threshold
     ctx.strokeStyle = THRESHOLD_COLOUR;
     ctx.fillStyle = THRESHOLD_COLOUR;
     ctx.lineWidth = 2 * devicePixelRatio;
@@ -426,9 +429,91 @@ export function spikePlot(target, cell, opts = {}) {
   return u;
 }
 
+/** The empirical block maxima in the exceedance plot. */
+export const PWCET_EMPIRICAL_COLOUR = "#1f77b4";
+/** The fitted tail, its 95 % bounds (dashed) and the band between them (filled, translucent). */
+export const PWCET_FIT_COLOUR = "#d62728";
+
+/** The estimate a plot shows: the cell's (pooled threads), or the only thread's. */
+export function pwcetEstimate(pwcet) {
+  if (!pwcet || !pwcet.estimates || !pwcet.estimates.length) return null;
+  return pwcet.estimates.find((e) => e.scope === "cell") || pwcet.estimates[0];
+}
+
+/**
+ * The exceedance plot of a pWCET estimate (MBPTA's): the probability that a block's maximum
+ * exceeds a latency, on a log axis that grows rarer to the right, against the latency. The
+ * block maxima as points (the i-th largest of n at i / (n + 1)), the fitted tail as a line down
+ * to the rarest level stated, its 95 % confidence band, and the pwcet_us threshold (else max_us)
+ * as a line across. Only for an estimate that holds: a refused one has no fit to draw.
+ */
+export function pwcetPlot(target, cell, opts = {}) {
+  const holder = el("div", { class: "plot pwcet", "data-cell": cell.name });
+  target.append(holder);
+  const p = cell.pwcet, e = pwcetEstimate(p);
+  if (!e || !e.applicable) {
+    holder.append(el("p", { text: e ? e.refusal : "no pWCET estimate" }));
+    return null;
+  }
+  const n = e.maximaNs.length;
+  const sorted = [...e.maximaNs].sort((a, b) => b - a).map((v) => v / 1000);
+  const rows = new Map();
+  const row = (q) => rows.get(q) || rows.set(q, [null, null, null, null]).get(q);
+  sorted.forEach((v, i) => { row((i + 1) / (n + 1))[0] = v; });
+  for (const l of e.curve) {
+    const r = row(l.probability);
+    r[1] = l.ns / 1000; r[2] = l.lowNs / 1000; r[3] = l.highNs / 1000;
+  }
+  const xs = [...rows.keys()].sort((a, b) => a - b);
+  const data = [xs, ...[0, 1, 2, 3].map((k) => xs.map((q) => rows.get(q)[k]))];
+  let lo = Infinity, hi = 0;
+  for (const col of data.slice(1)) for (const v of col) if (v != null) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+  const t = cell.thresholds || {};
+  const threshold = t.pwcet ?? t.max;
+  const label = (t.pwcet != null ? "pwcet_us" : "max") + " <= " + fmtUs(threshold) + " us";
+  // A threshold far above the tail would squeeze the plot flat: then it is said, not drawn.
+  const lines = threshold != null && threshold > 0 && threshold <= hi * 3 ? [{ value: threshold, label }] : [];
+  for (const l of lines) hi = Math.max(hi, l.value);
+  const pad = (hi - lo) * 0.05;
+  const fit = PWCET_FIT_COLOUR;
+  const u = new uPlot({
+    title: opts.title || "pWCET: exceedance probability per block of " + p.blockSamples + " samples",
+    width: opts.width || 860, height: opts.height || 300, legend: { show: false },
+    scales: {
+      x: { time: false, distr: 3, log: 10, dir: -1,
+        range: () => [10 ** Math.floor(Math.log10(xs[0])), 10 ** Math.ceil(Math.log10(xs[xs.length - 1]))] },
+      y: { range: () => [Math.max(0, lo - pad), hi + pad] },
+    },
+    axes: [
+      axisStyle("exceedance probability per block (log scale; rarer to the right)",
+        { splits: logSplits([1]), values: (u, vals) => vals.map((v) => {
+          // every other decade labelled: 16 decades of "1e-12" do not fit side by side
+          const e = v == null ? null : Math.round(Math.log10(v));
+          return e == null || !isFinite(e) || e % 2 !== 0 ? "" : "1e" + e;
+        }) }),
+      axisStyle("latency (us)", { size: 70 }),
+    ],
+    series: [{},
+      { label: "block maxima", stroke: PWCET_EMPIRICAL_COLOUR, paths: () => null,
+        points: { show: true, size: 7, fill: PWCET_EMPIRICAL_COLOUR, stroke: PWCET_EMPIRICAL_COLOUR } },
+      { label: "fit", stroke: fit, width: 2, spanGaps: true, points: { show: false } },
+      { label: "95 % low", stroke: fit, width: 1, dash: [5, 4], spanGaps: true, points: { show: false } },
+      { label: "95 % high", stroke: fit, width: 1, dash: [5, 4], spanGaps: true, points: { show: false } }],
+    bands: [{ series: [4, 3], fill: "rgba(214, 39, 40, 0.12)" }],
+    hooks: { draw: [thresholdHook(lines, "y"), markGeometry(holder, "y", lines)] },
+  }, data, holder);
+  const legend = el("p", { class: "legend" },
+    el("span", { style: "margin-right:1.5em" }, swatch(PWCET_EMPIRICAL_COLOUR), n + " block maxima"),
+    el("span", { style: "margin-right:1.5em" }, swatch(fit), (e.model === "gev" ? "GEV" : "Gumbel") + " fit ("
+      + e.tail + " tail) with its 95 % band"));
+  if (threshold != null && !lines.length) legend.append(el("span", { text: label + ": above the plot" }));
+  holder.append(legend);
+  return u;
+}
+
 /**
  * Draws every plot a report page asks for: elements with data-plot="histogram",
- * "spikes" (data-cell = the cell's index in model.cells) or "overlay" (all cells).
+ * "spikes", "pwcet" (data-cell = the cell's index in model.cells) or "overlay" (all cells).
  */
 export function renderAll(root, model, opts = {}) {
   for (const target of root.querySelectorAll("[data-plot]")) {
@@ -436,6 +521,7 @@ export function renderAll(root, model, opts = {}) {
     if (kind === "overlay") overlayPlot(target, model.cells, opts);
     else if (kind === "histogram") histogramPlot(target, model.cells[+target.dataset.cell], opts);
     else if (kind === "spikes") spikePlot(target, model.cells[+target.dataset.cell], opts);
+    else if (kind === "pwcet") pwcetPlot(target, model.cells[+target.dataset.cell], opts);
   }
 }
 

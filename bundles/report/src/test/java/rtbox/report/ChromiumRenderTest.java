@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * screenshot (--screenshot) and checks the pixels there: every CPU's colour on the
  * histogram canvas, grid lines across both axes, the threshold line in its colour at the
  * x where a log latency axis puts 1000 us, every spike cause's colour, both cells in the
- * overlay. CI installs chromium; on a developer machine without it the test is skipped
+ * overlay, the pWCET's exceedance plot (block maxima, fitted tail rising to the right, its band,
+ * the threshold across it). CI installs chromium; on a developer machine without it the test is skipped
  * and says so. With -Drtbox.report.screenshot=FILE the screenshot is kept (the README's).
  */
 class ChromiumRenderTest {
@@ -48,7 +49,7 @@ class ChromiumRenderTest {
         }
         Path html = dir.resolve("report.html");
         Files.writeString(html, HtmlReport.render("rtbox plan quick (run-1)", "plans/quick.json", "FAIL: two cells",
-                List.of(new ReportCell("fifo x none", Fixtures.report("rtbox plan run /tmp/x.json # cell 1")),
+                List.of(new ReportCell("fifo x none", Fixtures.withPwcet(Fixtures.report("rtbox plan run /tmp/x.json # cell 1"))),
                         new ReportCell("fifo x pipe", Fixtures.report("rtbox plan run /tmp/x.json # cell 2", 150)))));
         dom = chromium(html, "--dump-dom");
         Path png = dir.resolve("shot.png");
@@ -182,7 +183,7 @@ class ChromiumRenderTest {
      */
     @Test
     void theBrowsersModelOfARunReportIsTheReportsModel() throws Exception {
-        rtbox.api.result.RunReport r = Fixtures.report("x", 7);
+        rtbox.api.result.RunReport r = Fixtures.withPwcet(Fixtures.report("x", 7));
         String java = HtmlReport.model(List.of(new ReportCell("c", r)));
         Path html = dir.resolve("model.html");
         Files.writeString(html, "<!DOCTYPE html><html><body><pre id=\"out\"></pre>"
@@ -197,6 +198,50 @@ class ChromiumRenderTest {
                 + "\n</script></body></html>");
         String out = chromium(html, "--dump-dom");
         assertTrue(out.contains("<pre id=\"out\">SAME</pre>"), out.length() > 4000 ? out.substring(0, 4000) : out);
+    }
+
+    @Test
+    void pwcetPlotHasTheMaximaTheTailRisingTowardsRareProbabilitiesItsBandAndTheThreshold() {
+        double[] box = attr("pwcet", 0, "data-plot-box");
+        int maxima = count(box, "#1f77b4");
+        assertTrue(maxima > 100, "block maxima drawn on only " + maxima + " pixels");
+        // The fit: its leftmost pixels (likely blocks) lower on the page than its rightmost (rare ones).
+        int fit = Integer.parseInt("d62728", 16), leftX = Integer.MAX_VALUE, rightX = -1, leftY = 0, rightY = 0, n = 0;
+        int band = 0;
+        for (int x = (int) box[0]; x < box[0] + box[2]; x++) {
+            for (int y = (int) box[1]; y < box[1] + box[3]; y++) {
+                int rgb = shot.getRGB(x, y) & 0xffffff;
+                if (rgb == fit) {
+                    n++;
+                    if (x < leftX) {
+                        leftX = x;
+                        leftY = y;
+                    }
+                    if (x >= rightX) {
+                        rightX = x;
+                        rightY = y;
+                    }
+                }
+                int r = rgb >> 16, g = (rgb >> 8) & 0xff, b = rgb & 0xff;
+                // The band: the fit's colour at 12 % over white.
+                band += r >= 245 && g >= 215 && g <= 240 && Math.abs(g - b) <= 3 ? 1 : 0;
+            }
+        }
+        assertTrue(n > 200, "the fit drawn on only " + n + " pixels");
+        assertTrue(rightX - leftX > box[2] * 0.7, "the fit spans " + (rightX - leftX) + " of " + box[2] + " pixels");
+        assertTrue(rightY < leftY - box[3] * 0.3, "the tail does not rise to the right: " + leftY + " -> " + rightY);
+        assertTrue(band > 1000, "the confidence band covers only " + band + " pixels");
+        assertEquals(Fixtures.PWCET_US, attr("pwcet", 0, "data-threshold")[0], 0);
+        double[] line = attr("pwcet", 0, "data-threshold-px");
+        int across = 0;
+        for (int x = (int) box[0]; x < box[0] + box[2]; x++) {
+            boolean hit = false;
+            for (int y = (int) line[0] - 2; y <= line[0] + 2; y++) {
+                hit |= is(x, y, HtmlReport.THRESHOLD_COLOUR);
+            }
+            across += hit ? 1 : 0;
+        }
+        assertTrue(across > box[2] * 0.8, "no threshold line across the pWCET plot at y=" + line[0]);
     }
 
     @Test

@@ -54,4 +54,32 @@ final class Fixtures {
                 new Verdict(Verdict.Outcome.FAIL, List.of(new Check("max_latency_us", 1000, 51000, Verdict.Outcome.FAIL,
                         "max_latency_us 51000 > 1000")), "max_latency_us 51000 > 1000 <&>"));
     }
+
+    /** The pWCET threshold of {@link #withPwcet}, us: inside the plot (the tail reaches ~700 us). */
+    static final long PWCET_US = 300;
+
+    /**
+     * {@code r} with a real pWCET estimate (rtbox.pwcet's) of 60 Gumbel block maxima (mu 100 us,
+     * sigma 15 us, drawn by the inverse distribution function, seeded) and a pwcet_us check.
+     */
+    static RunReport withPwcet(RunReport r) {
+        java.util.Random random = new java.util.Random(42);
+        long[] max = new long[60], at = new long[60];
+        for (int i = 0; i < max.length; i++) {
+            max[i] = Math.round(100_000 - 15_000 * Math.log(-Math.log(random.nextDouble())));
+            at[i] = i * 1_000_000_000L;
+        }
+        ThreadResult t = r.result().threads().get(0).withBlockMaxima(new rtbox.api.result.BlockMaxima(1000, max, at));
+        rtbox.api.result.Pwcet p = rtbox.pwcet.PwcetEstimator.estimate(List.of(t), 1_000_000);
+        if (!p.cell().applicable()) {
+            throw new AssertionError("the fixture's estimate must hold: " + p.cell().refusal());
+        }
+        double high = p.cell().level(1e-9, "hour").highNs() / 1000;
+        List<Check> checks = new java.util.ArrayList<>(r.verdict().checks());
+        checks.add(new Check("pwcet_us", PWCET_US, high, high <= PWCET_US ? Verdict.Outcome.PASS : Verdict.Outcome.FAIL,
+                "pwcet_us " + high));
+        return new RunReport(r.schema(), r.runId(), r.startedEpochMs(), r.endedEpochMs(), r.command(), r.result(),
+                r.jvmHiccups(), r.jvmStalls(), r.workloads(), r.events(), r.system(),
+                new Verdict(r.verdict().outcome(), checks, r.verdict().reason()), p);
+    }
 }

@@ -43,7 +43,7 @@ class HtmlReportTest {
     void theModelCarriesEveryCpuTheThresholdAndEverySpike() {
         String model = HtmlReport.model(List.of(new ReportCell("a", Fixtures.report("x"))));
         assertEquals(2, count(model, "\"cpu\":\\d+,\"bucketUs\":1,"));
-        assertTrue(model.contains("\"thresholds\":{\"max\":1000,\"p99\":null,\"p999\":null}"), model);
+        assertTrue(model.contains("\"thresholds\":{\"max\":1000,\"p99\":null,\"p999\":null,\"pwcet\":null},\"pwcet\":null,"), model);
         assertEquals(4, count(model, "\\{\"t\":"));
         assertTrue(model.contains("{\"t\":2.5,\"us\":3000,\"cpu\":0,\"cause\":\"JVM pause\""), model);
     }

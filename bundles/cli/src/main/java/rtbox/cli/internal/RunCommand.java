@@ -36,7 +36,10 @@ import rtbox.report.HtmlReport;
 import rtbox.report.ReportCell;
 
 /**
- * {@code rtbox run PROBE}: runs one probe with cyclictest's option names where they
+ * Over 400 lines: picocli wants every option of {@code rtbox run} as a field of one class, and
+ * cyclictest's options with rtbox's own are many; the run itself is delegated.
+ *
+ * <p>{@code rtbox run PROBE}: runs one probe with cyclictest's option names where they
  * exist, prints the summary and a verdict, and exits 0 pass, 1 fail, 2 error,
  * 3 inconclusive.
  */
@@ -115,6 +118,17 @@ public class RunCommand implements Callable<Integer>, Subcommand {
     long maxOverflows = -1;
     @Option(names = "--jvm-stall-budget", paramLabel = "US", description = "INCONCLUSIVE if the JVM paused longer (default 1000).")
     long jvmStallBudgetUs = 1000;
+    @Option(names = "--pwcet", description = "Estimate the probabilistic worst case (extreme value theory on the maxima "
+            + "of blocks of 1000 samples): the latency exceeded with p 1e-6, 1e-9, 1e-12 per sample and per hour, with "
+            + "95 % intervals, or why it does not apply.")
+    boolean pwcet;
+    @Option(names = "--max-pwcet", paramLabel = "US", description = "FAIL if the latency exceeded in an hour with "
+            + "probability --pwcet-per-hour (95 % upper bound) is over US; INCONCLUSIVE if the estimate is refused. "
+            + "Implies --pwcet.")
+    long maxPwcetUs = -1;
+    @Option(names = "--pwcet-per-hour", paramLabel = "P", description = "The probability per hour --max-pwcet is "
+            + "at (default 1e-9).")
+    double pwcetPerHour = Thresholds.DEFAULT_PWCET_PER_HOUR;
     @Option(names = {"-o", "--option"}, paramLabel = "KEY=VALUE", description = "A probe-specific option.")
     List<String> options = new ArrayList<>();
     @Option(names = "--load", paramLabel = "NAME[:K=V,...]", description = "Load the machine while measuring: "
@@ -366,8 +380,12 @@ public class RunCommand implements Callable<Integer>, Subcommand {
         for (String l : loads) {
             specs.add(LoadSpec.parse(l));
         }
+        if (maxPwcetUs < -1) {
+            throw new RtboxException("max-pwcet", "--max-pwcet " + maxPwcetUs + " is out of range: use 0 or more");
+        }
+        rtbox.core.RunSchema.pwcetPerHour("pwcet-per-hour", pwcetPerHour);
         return new RunRequest(probe, b.build(), new Thresholds(maxLatencyUs, maxP99Us, maxP999Us, maxOverflows,
-                maxMissed, jvmStallBudgetUs), cmd, specs);
+                maxMissed, jvmStallBudgetUs, maxPwcetUs, pwcetPerHour), cmd, specs, pwcet);
     }
 
     /** CPUs for the measuring threads, as cyclictest assigns them. */

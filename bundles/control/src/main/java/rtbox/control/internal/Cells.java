@@ -7,7 +7,7 @@ import com.google.gson.JsonObject;
 /**
  * A cell (or single-run) result message as the run page shows it: the figures, per-CPU
  * histograms, spikes with their causes and JVM stalls from the full report, without
- * the rest of the report.
+ * the rest of the report; the pWCET estimate as it is, when the run made one.
  */
 final class Cells {
     private static final String[] COPIED = {"cell", "cell_name", "verdict", "reason", "probe", "policy", "axes",
@@ -115,6 +115,9 @@ final class Cells {
         o.add("jvm_stalls", stalls);
         JsonObject verdict = Json.object(report, "verdict");
         o.add("checks", verdict != null ? verdict.get("checks") : new JsonArray());
+        if (report != null && report.has("pwcet")) {
+            o.add("pwcet", report.get("pwcet")); // the estimate as the appliance made it (rtbox.api.result.Pwcet)
+        }
         return o;
     }
 }

@@ -6,6 +6,9 @@ import java.util.List;
 import rtbox.api.result.Check;
 import rtbox.api.result.JvmStall;
 import rtbox.api.result.ProbeResult;
+import rtbox.api.result.Pwcet;
+import rtbox.api.result.PwcetEstimate;
+import rtbox.api.result.PwcetLevel;
 import rtbox.api.result.Spike;
 import rtbox.api.result.SpikeCause;
 import rtbox.api.result.ThreadResult;
@@ -28,6 +31,10 @@ import rtbox.core.Thresholds;
  * A verdict needs samples: a thread with none, or (when the run's parameters say how many
  * to expect) with fewer than {@link #SAMPLE_TOLERANCE} of them, makes a run that met its
  * thresholds INCONCLUSIVE, never PASS (a duration of "1ns" was a PASS of 0 samples).
+ * The probabilistic threshold ({@code pwcet_us}) is a latency threshold like the others: the
+ * upper end of the 95 % confidence interval of the cell's pWCET estimate at the stated
+ * probability per hour is compared with it; an estimate refused (its checks failed) proves
+ * nothing, so a run that met its other thresholds is INCONCLUSIVE, with the refusal's reason.
  */
 public final class Judge {
     private Judge() {
@@ -45,6 +52,12 @@ public final class Judge {
      * and interval; -1 when the probe's parameters do not say.
      */
     public static Verdict judge(ProbeResult r, Thresholds t, List<JvmStall> jvmStalls, long expectedSamples) {
+        return judge(r, t, jvmStalls, expectedSamples, null);
+    }
+
+    /** The verdict with the run's pWCET estimate (null: none made) for a {@code pwcet_us} threshold. */
+    public static Verdict judge(ProbeResult r, Thresholds t, List<JvmStall> jvmStalls, long expectedSamples,
+            Pwcet pwcet) {
         List<Check> checks = new ArrayList<>();
         long max = 0, p99 = 0, p999 = 0, overflows = 0, missed = 0;
         Spike worst = null;
@@ -69,6 +82,7 @@ public final class Judge {
         if (t.jvmStallBudgetUs() >= 0) {
             check(checks, "jvm_stall_us", t.jvmStallBudgetUs(), longestJvm / 1000.0);
         }
+        String pwcetUnknown = t.pwcetUs() >= 0 ? pwcet(checks, t, pwcet) : null;
         boolean failed = checks.stream().anyMatch(c -> c.outcome() == Outcome.FAIL && !c.metric().equals("jvm_stall_us"));
         boolean jvmOverBudget = checks.stream().anyMatch(c -> c.outcome() == Outcome.FAIL && c.metric().equals("jvm_stall_us"));
         boolean worstIsJvm = worst != null && worst.latencyNs() >= max && worst.kind() == SpikeCause.JVM_PAUSE;
@@ -108,7 +122,40 @@ public final class Judge {
             return new Verdict(Outcome.INCONCLUSIVE, checks, "the JVM stalled for " + longestJvm / 1000
                     + " us, over the budget of " + t.jvmStallBudgetUs() + " us: rerun");
         }
+        if (pwcetUnknown != null) {
+            return new Verdict(Outcome.INCONCLUSIVE, checks, pwcetUnknown);
+        }
         return new Verdict(Outcome.PASS, checks, "all thresholds met");
+    }
+
+    /**
+     * The {@code pwcet_us} check: PASS or FAIL on the estimate's upper confidence bound at the
+     * stated probability per hour; INCONCLUSIVE (and why, returned) when there is no estimate
+     * to judge by.
+     */
+    private static String pwcet(List<Check> checks, Thresholds t, Pwcet pwcet) {
+        PwcetEstimate e = pwcet == null ? null : pwcet.cell();
+        String p = String.format(java.util.Locale.ROOT, "%.0e", t.pwcetPerHour());
+        String why;
+        if (e == null) {
+            why = "pwcet_us: no pWCET estimate (the probe keeps no block maxima)";
+        } else if (!e.applicable()) {
+            why = "pwcet_us: the pWCET estimate was refused, " + e.refusal();
+        } else {
+            PwcetLevel l = e.level(t.pwcetPerHour(), "hour");
+            if (l == null) {
+                why = "pwcet_us: the estimate has no level per hour (the probe has no interval)";
+            } else {
+                double us = l.highNs() / 1000;
+                boolean pass = us <= t.pwcetUs();
+                checks.add(new Check("pwcet_us", t.pwcetUs(), us, pass ? Outcome.PASS : Outcome.FAIL, "pwcet_us "
+                        + fmt(Math.round(us * 10) / 10.0) + (pass ? " <= " : " > ") + t.pwcetUs() + " (p " + p
+                        + " per hour, 95 % upper bound, assumptions checked)"));
+                return null;
+            }
+        }
+        checks.add(new Check("pwcet_us", t.pwcetUs(), -1, Outcome.INCONCLUSIVE, why)); // -1: no figure (JSON has no NaN)
+        return why;
     }
 
     /**
@@ -166,7 +213,7 @@ public final class Judge {
 
     /** Whether a latency threshold was given: the only kind that makes a PASS mean "meets real-time". */
     static boolean hasLatencyThreshold(Thresholds t) {
-        return t.maxLatencyUs() >= 0 || t.p99Us() >= 0 || t.p999Us() >= 0;
+        return t.maxLatencyUs() >= 0 || t.p99Us() >= 0 || t.p999Us() >= 0 || t.pwcetUs() >= 0;
     }
 
     private static String failedList(List<Check> checks) {

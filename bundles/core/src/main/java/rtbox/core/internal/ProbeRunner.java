@@ -292,6 +292,8 @@ public class ProbeRunner implements Runner {
                         trace, start);
                 threads.add(t.withSpikes(labelled));
             }
+            rtbox.api.result.Pwcet pwcet = request.wantsPwcet() ? pwcet(request, threads, notes) : null;
+            threads.replaceAll(t -> t.withBlockMaxima(null)); // in the estimate, not in every report
             Double periodUs = result.figures().get("period_us");
             List<RunEvent> events = XrunAttribution.label(state.events(start), jvm, hiccups,
                     periodUs != null ? Math.round(periodUs * 1000) : request.parameters().intervalUs * 1000);
@@ -300,10 +302,10 @@ public class ProbeRunner implements Runner {
                     XrunAttribution.figures(result.figures(), events), notes, traced(result.breakTrace(), trace, start));
             List<JvmStall> stalls = new ArrayList<>(jvm);
             stalls.addAll(hiccups);
-            Verdict verdict = Judge.judge(attributed, request.thresholds(), jvm, expectedSamples(request));
+            Verdict verdict = Judge.judge(attributed, request.thresholds(), jvm, expectedSamples(request), pwcet);
             return new RunReport(RunReport.SCHEMA, UUID.randomUUID().toString(), startedMs, System.currentTimeMillis(),
                     request.command(), attributed, monitor.histogram(), stalls, loadFigures, events, system,
-                    verdict);
+                    verdict, pwcet);
         } finally {
             if (trace != null) {
                 trace.close();
@@ -323,6 +325,21 @@ public class ProbeRunner implements Runner {
             return -1;
         }
         return p.loops > 0 ? p.loops : p.durationNs / (p.intervalUs * 1000L);
+    }
+
+    /**
+     * The pWCET estimate from the threads' block maxima (their spikes already attributed), per
+     * hour at the run's interval (the timer probe's; none for a probe whose pace is its own).
+     */
+    private static rtbox.api.result.Pwcet pwcet(RunRequest request, List<ThreadResult> threads, List<String> notes) {
+        long intervalNs = "timer".equals(request.probe()) ? request.parameters().intervalUs * 1000L : 0;
+        double[] perHour = request.thresholds().pwcetUs() >= 0 ? new double[] {request.thresholds().pwcetPerHour()}
+                : new double[0];
+        rtbox.api.result.Pwcet p = rtbox.pwcet.PwcetEstimator.estimate(threads, intervalNs, perHour);
+        if (p == null) {
+            notes.add("no pWCET estimate: the " + request.probe() + " probe keeps no block maxima");
+        }
+        return p;
     }
 
     /** Trace kept before a break's deadline: what ran up to it often set it up (a wake-up, a lock taken). */

@@ -8,9 +8,12 @@ import rtbox.api.RunParameters;
 import rtbox.core.LoadSpec;
 import rtbox.core.Thresholds;
 
-/** One expanded cell of a plan, ready to run. {@code source} is the path it came from ("$", "$.cells[1]"). */
+/**
+ * One expanded cell of a plan, ready to run. {@code source} is the path it came from ("$", "$.cells[1]");
+ * {@code pwcet}: estimate its probabilistic worst case ({@code "pwcet": true}).
+ */
 record Cell(int index, String name, String source, Map<String, String> axes, String probe, RunParameters parameters,
-        PolicySpec policy, Map<String, String> tuning, List<LoadSpec> loads, Thresholds thresholds) {
+        PolicySpec policy, Map<String, String> tuning, List<LoadSpec> loads, Thresholds thresholds, boolean pwcet) {
 
     /** Whether the scheduling tuner must take part. */
     boolean needsTuner() {

@@ -195,7 +195,7 @@ final class PlanParser {
         }
         return new Cell(index, name, s.path, axes, probe, f.parameters(),
                 f.policy() == null ? PolicySpec.DEFAULT : f.policy(), f.tuning() == null ? Map.of() : f.tuning(), loads,
-                f.thresholdValues());
+                f.thresholdValues(), f.wantsPwcet());
     }
 
     /** A base or cell: where it is, its name, and its run request's members (RunRequests, the one reader). */

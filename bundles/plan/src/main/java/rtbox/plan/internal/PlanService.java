@@ -378,7 +378,7 @@ public class PlanService implements Plans {
     private static RunRequest request(Cell c, RunParameters params, String file) {
         List<LoadSpec> loads = c.loads();
         return new RunRequest(c.probe(), params, c.thresholds(), "rtbox plan run " + file + " # cell " + (c.index() + 1)
-                + ": " + c.name(), loads);
+                + ": " + c.name(), loads, c.pwcet());
     }
 
     /** The context a cell's policy gets: the plan's stop, and the events it reports, kept for the cell's report. */

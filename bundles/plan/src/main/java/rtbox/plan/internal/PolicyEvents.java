@@ -95,7 +95,7 @@ final class PolicyEvents {
                 r.complete(), threads, figures, r.notes(), r.breakTrace());
         return new RunReport(report.schema(), report.runId(), report.startedEpochMs(), report.endedEpochMs(),
                 report.command(), result, report.jvmHiccups(), report.jvmStalls(), report.workloads(), events,
-                report.system(), report.verdict());
+                report.system(), report.verdict(), report.pwcet());
     }
 
     /** Demoted stretches [from, to): from each demotion to the next promotion (or for good). */

@@ -69,11 +69,11 @@ class PlanParserTest {
                     "$.parameters.cpus[1]: expected a CPU number, found null"),
             Arguments.of("threshold misspelt", "{" + OK + ", \"thresholds\": {\"max_latency\": 5}}",
                     "$.thresholds.max_latency: unknown key: known are delay_max_us, jvm_stall_us, max_us,"
-                            + " missed_deadlines, overflows, p999_us, p99_us, xruns"),
+                            + " missed_deadlines, overflows, p999_us, p99_us, pwcet_per_hour, pwcet_us, xruns"),
             Arguments.of("tuning nice 30", "{" + OK + ", \"tuning\": {\"nice\": 30}}",
                     "$.tuning.nice: 30 is out of range: use -20 to 19"),
             Arguments.of("cell unknown key", "{" + OK + ", \"cells\": [{\"probe\": \"tsc\"}, {\"prob\": \"x\"}]}",
-                    "$.cells[1].prob: unknown key: known are duration, loads, loops, name, parameters, policy, probe, thresholds,"),
+                    "$.cells[1].prob: unknown key: known are duration, loads, loops, name, parameters, policy, probe, pwcet, thresholds,"),
             Arguments.of("cell without probe", "{\"rtbox_plan\": 1, \"name\": \"t\", \"duration\": \"2s\", "
                     + "\"cells\": [{\"probe\": \"tsc\"}, {\"name\": \"second\"}]}",
                     "$.cells[1]: no \"probe\": name one here or at the top"),
@@ -111,7 +111,7 @@ class PlanParserTest {
                 "$.parameters.interval_us: -1 is out of range: use 1 to 10000000",
                 "$.policy: 'fifo:0': priority '0' is not 1 to 99",
                 "$.duration: 'soon' is not a time such as \"500ms\", \"10s\", \"5m\", \"1h\" or \"1d\"",
-                "$.thresholds.p99: unknown key: known are delay_max_us, jvm_stall_us, max_us, missed_deadlines, overflows, p999_us, p99_us, xruns",
+                "$.thresholds.p99: unknown key: known are delay_max_us, jvm_stall_us, max_us, missed_deadlines, overflows, p999_us, p99_us, pwcet_per_hour, pwcet_us, xruns",
                 "$.matrix.policy[0]: 'iso@101': iso_cpu '101' is not 0 to 100 (per cent)"), p.problems());
     }
 
