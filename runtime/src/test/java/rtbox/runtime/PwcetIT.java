@@ -124,8 +124,11 @@ class PwcetIT {
                             high = o.get("highNs").getAsDouble() / 1000;
                         }
                     }
-                    assertEquals(high, check.get("actual").getAsDouble(), 1e-6, "the upper bound at 1e-9 per hour");
-                    assertEquals(i == 0 ? "PASS" : "FAIL", verdict, cell.toString());
+                    assertEquals(high, check.get("actual").getAsDouble(), 1e-6 * high, "the upper bound at 1e-9 per hour");
+                    // "loose" (10 s) passes unless this machine's tail is heavy enough to reach it (a shared
+                    // VM's was: GEV shape 0.6, 16,000 s at 1e-9 per hour); "tight" (1 us) fails.
+                    long threshold = i == 0 ? 10_000_000 : 1;
+                    assertEquals(high <= threshold ? "PASS" : "FAIL", verdict, cell.toString());
                     assertTrue(check.get("detail").getAsString().contains("(p 1e-09 per hour, 95 % upper bound,"
                             + " assumptions checked)"), check.toString());
                 } else {

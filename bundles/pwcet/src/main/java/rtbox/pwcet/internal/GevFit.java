@@ -197,7 +197,9 @@ public final class GevFit {
             }
         }
         double x = level(y), half = Z95 * Math.sqrt(Math.max(var, 0));
-        return new double[] {x, x - half, x + half};
+        // The delta method's interval is symmetric; far out on a heavy tail its lower end goes below
+        // zero, which no latency is: clipped there (a profile-likelihood interval would be skewed).
+        return new double[] {x, Math.max(0, x - half), x + half};
     }
 
     /** Standard error of a parameter: 0 location, 1 scale, 2 shape. */
