@@ -101,7 +101,8 @@ function navBar(active, s) {
     }
   });
   return h("nav", { class: "top" }, h("span", { class: "brand" }, "rtbox control room"), ...links,
-    h("span", { class: "who" }, s.user + " (" + s.role + ") ", out));
+    h("span", { class: "who" }, s.user + " (" + s.role + ") ",
+      h("a", { href: "/ui/tokens.html", id: "my-tokens", class: active === "tokens" ? "active" : "" }, "API tokens"), " ", out));
 }
 
 /** A DOM element: h("a", {href: "..."}, "text", child...). Strings become text nodes (never HTML). */
