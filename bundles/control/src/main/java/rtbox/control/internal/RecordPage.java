@@ -65,12 +65,19 @@ final class RecordPage {
         JsonArray sealed = Json.array(r, "run_messages");
         row(h, "Run data sealed", sealed == null ? "none" : sealed.size() + " stored messages of the run by SHA-256,"
                 + " and the run's stored verdict and cells");
+        boolean pwcet = false; // the column only when a cell made a pWCET estimate (issue 36)
+        for (JsonElement e : r.getAsJsonArray("cells")) {
+            pwcet |= e.getAsJsonObject().has("pwcet");
+        }
         h.append("</table><h2>Cells</h2><table><tr><th>#</th><th>cell</th><th>verdict</th><th>max us</th>"
-                + "<th>p99 us</th><th>p99.9 us</th><th>missed</th></tr>");
+                + "<th>p99 us</th><th>p99.9 us</th><th>missed</th>").append(pwcet ? "<th>probabilistic worst case</th>" : "")
+                .append("</tr>");
         for (JsonElement e : r.getAsJsonArray("cells")) {
             JsonObject c = e.getAsJsonObject();
             h.append("<tr>");
-            for (String f : new String[] {"cell", "name", "verdict", "max_us", "p99_us", "p999_us", "missed_deadlines"}) {
+            for (String f : pwcet ? new String[] {"cell", "name", "verdict", "max_us", "p99_us", "p999_us",
+                "missed_deadlines", "pwcet"} : new String[] {"cell", "name", "verdict", "max_us", "p99_us", "p999_us",
+                    "missed_deadlines"}) {
                 h.append("<td").append(f.equals("verdict") ? " class=\"" + esc(Json.string(c, f)) + "\"" : "").append('>')
                         .append(esc(Json.string(c, f))).append("</td>");
             }

@@ -233,6 +233,10 @@ final class Records {
             for (String f : new String[] {"verdict", "max_us", "p99_us", "p999_us", "missed_deadlines"}) {
                 cell.add(f, j.get(f));
             }
+            String pwcet = PwcetLine.of(Json.object(j, "report"));
+            if (pwcet != null) {
+                cell.addProperty("pwcet", pwcet); // records before issue 36 have none
+            }
             cells.add(cell);
         }
         b.add("system", system);

@@ -148,9 +148,13 @@ public final class Judge {
             } else {
                 double us = l.highNs() / 1000;
                 boolean pass = us <= t.pwcetUs();
-                checks.add(new Check("pwcet_us", t.pwcetUs(), us, pass ? Outcome.PASS : Outcome.FAIL, "pwcet_us "
-                        + fmt(Math.round(us * 10) / 10.0) + (pass ? " <= " : " > ") + t.pwcetUs() + " (p " + p
-                        + " per hour, 95 % upper bound, assumptions checked)"));
+                String bound = fmt(Math.round(us * 10) / 10.0);
+                // The acceptance record's words (issue 36): what was shown, with what confidence, on what.
+                checks.add(new Check("pwcet_us", t.pwcetUs(), us, pass ? Outcome.PASS : Outcome.FAIL, pass
+                        ? "p(latency > " + t.pwcetUs() + " us in an hour) < " + p + ", 95 % confidence, assumptions"
+                                + " checked (pwcet_us " + bound + " <= " + t.pwcetUs() + ")"
+                        : "pwcet_us " + bound + " > " + t.pwcetUs() + ": the latency exceeded with p " + p
+                                + " in an hour may be up to " + bound + " us (95 % upper bound, assumptions checked)"));
                 return null;
             }
         }
