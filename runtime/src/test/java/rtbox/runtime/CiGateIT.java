@@ -127,6 +127,30 @@ class CiGateIT {
             assertEquals("FAIL", json(failOut.resolve("record.json")).get("verdict").getAsString());
         }
 
+        // The long poll: with the token and without CSRF a start; a 1 s wait on the running plan answers
+        // done:false after its second, a longer one at the verdict; bad timeouts and runs named.
+        HttpResponse<String> direct = call("POST", "/starts", token,
+                "{\"plan\":\"gate\",\"targets\":[{\"appliance\":\"a1\",\"serial\":\"SN-CI-W\",\"model\":\"X20\"}]}");
+        assertEquals(200, direct.statusCode(), direct.body());
+        String waited = JsonParser.parseString(direct.body()).getAsJsonObject().getAsJsonArray("starts").get(0)
+                .getAsJsonObject().get("run").getAsString();
+        long t0 = System.nanoTime();
+        JsonObject running = JsonParser.parseString(call("GET", "/runs/a1/" + waited + "/wait?timeout=1", token, null)
+                .body()).getAsJsonObject();
+        long tookMs = (System.nanoTime() - t0) / 1_000_000;
+        assertEquals(false, running.get("done").getAsBoolean(), running.toString());
+        assertTrue(running.get("verdict").isJsonNull() && tookMs >= 900, running + " after " + tookMs + " ms");
+        JsonObject ended = null;
+        for (int i = 0; i < 3 && (ended == null || !ended.get("done").getAsBoolean()); i++) {
+            ended = JsonParser.parseString(call("GET", "/runs/a1/" + waited + "/wait?timeout=50", token, null).body())
+                    .getAsJsonObject();
+        }
+        assertEquals("PASS", ended.get("verdict").getAsString(), ended.toString());
+        HttpResponse<String> badTimeout = call("GET", "/runs/a1/" + waited + "/wait?timeout=51", token, null);
+        assertEquals(400, badTimeout.statusCode(), badTimeout.body());
+        assertTrue(badTimeout.body().contains("?timeout: seconds, 1 to 50"), badTimeout.body());
+        assertEquals(404, call("GET", "/runs/a1/no-such-run/wait?timeout=1", token, null).statusCode());
+
         // rtbox ctl gate does the same through the same API: the impossible plan file, exit 1.
         Path ctlOut = work.resolve("ctl");
         Rtbox.Result ctl = ctlGate(tokenFile, "SN-CI-4", failing.toString(), ctlOut);
