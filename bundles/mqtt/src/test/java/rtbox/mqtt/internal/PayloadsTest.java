@@ -84,4 +84,29 @@ class PayloadsTest {
         assertEquals(r.runId(), back.report().get("runId").getAsString());
         assertEquals(10_000, back.report().getAsJsonObject("jvmHiccups").getAsJsonArray("counts").size());
     }
+
+    /** The pWCET estimate (issue 36) travels in the report as it is: the MQTT result carries it. */
+    @Test
+    void theResultPayloadCarriesThePwcetEstimate() throws Exception {
+        RunReport r = report();
+        rtbox.api.result.PwcetFit fit = new rtbox.api.result.PwcetFit(100_000, 15_000, 0, 0, 0, -700);
+        rtbox.api.result.Pwcet p = new rtbox.api.result.Pwcet(1000, 1_000_000, List.of(new rtbox.api.result.PwcetEstimate(
+                "cpu0", 3, new long[] {90_000, 120_000, 101_000}, List.of("ordinary", "late wake-up", "ordinary"),
+                List.of(new rtbox.api.result.PwcetCheck("blocks", 3.0, null, true, "3 block maxima of 1000 samples")),
+                true, null, fit, fit, "gumbel", "exponential", 0,
+                List.of(new rtbox.api.result.PwcetLevel(1e-9, "hour", 300_000, 250_000, 350_000)), List.of())));
+        RunReport with = new RunReport(r.schema(), r.runId(), r.startedEpochMs(), r.endedEpochMs(), r.command(),
+                r.result(), r.jvmHiccups(), r.jvmStalls(), r.workloads(), r.events(), r.system(), r.verdict(), p);
+        JsonObject tree = Payloads.GSON.toJsonTree(with).getAsJsonObject();
+        Result bare = new Result("a1", Instant.EPOCH, "r1", 3, "graph", Outcome.PASS, "ok", true, Instant.EPOCH,
+                Instant.EPOCH, Payloads.figures(with), null, null);
+        Result withTree = new Result("a1", Instant.EPOCH, "r1", 3, "graph", Outcome.PASS, "ok", true, Instant.EPOCH,
+                Instant.EPOCH, Payloads.figures(with), tree, null);
+        assertEquals(utf8(Codec.encode(withTree)), utf8(Codec.encode(bare, Payloads.reportWriter(with))));
+        Result back = (Result) Codec.decode(Payloads.result("a1", "r1", 5, with));
+        JsonObject e = back.report().getAsJsonObject("pwcet").getAsJsonArray("estimates").get(0).getAsJsonObject();
+        assertEquals(120_000, e.getAsJsonArray("maximaNs").get(1).getAsLong());
+        assertEquals(350_000, e.getAsJsonArray("levels").get(0).getAsJsonObject().get("highNs").getAsDouble());
+        assertFalse(e.getAsJsonArray("checks").get(0).getAsJsonObject().has("pValue"), "no p-value: left off, not NaN");
+    }
 }
