@@ -4,26 +4,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import java.nio.file.Path;
 import java.sql.SQLException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
-import org.osgi.service.component.annotations.ReferenceCardinality;
-import org.osgi.service.component.annotations.ReferencePolicy;
 
 import com.google.gson.JsonObject;
 
-import rtbox.plan.Plans;
-
 /**
  * The control room proper, started by {@code rtbox control} (configuration
- * {@code rtbox.control.serve}): the MQTT ingest and commands, over the store and the records
- * ({@link ControlStore}, {@link ControlRecords}); the HTTP API ({@link Api}) and its servlet
+ * {@code rtbox.control.serve}): users, sessions, tokens, queries, comparisons and the silence
+ * sweep, over the components it references: the store and the records ({@link ControlStore},
+ * {@link ControlRecords}), the ingest ({@link ControlIngest}), the MQTT link ({@link ControlLink})
+ * and the operations ({@link ControlOperations}). The HTTP API ({@link Api}) and its servlet
  * context ({@link ControlContext}) are components that reference this one, so SCR registers them
  * once it has started and removes them before it stops. Stopping it leaves no thread.
  */
@@ -44,8 +40,13 @@ public class ControlRoom {
     @Reference
     ControlRecords recordsComponent;
 
-    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
-    volatile Plans plans;
+    /** The MQTT session: connected (so ingest and operations are up) before this component activates. */
+    @Reference
+    ControlLink link;
+    @Reference
+    ControlIngest ingestComponent;
+    @Reference
+    ControlOperations operationsComponent;
 
     Db db;
     Users users;
@@ -60,9 +61,6 @@ public class ControlRoom {
     Compare compare;
     Records records;
     PlanLibrary library;
-    private Commander commander;
-    private MqttLink mqtt;
-    private ExecutorService pool;
     private java.util.concurrent.ScheduledExecutorService sweeper;
     private Settings settings;
     private volatile boolean running;
@@ -82,28 +80,14 @@ public class ControlRoom {
             adminPasswordFile = data.resolve("control").resolve("admin-password");
             adminMade = users.ensureAdmin(adminPasswordFile);
             queries = new Queries(db);
-            events = new Events();
+            events = ingestComponent.events();
             runWait = new RunWait(db, events);
-            AtomicInteger n = new AtomicInteger();
-            pool = Executors.newFixedThreadPool(16, r -> {
-                Thread t = new Thread(r, "rtbox-control-" + n.incrementAndGet());
-                t.setDaemon(true);
-                return t;
-            });
-            commander = new Commander((topic, payload) -> mqtt.publish(topic, payload));
-            library = new PlanLibrary(ControlCommand.plansDir(s), () -> plans);
-            operations = new Operations(db, commander, library, pool);
+            operations = operationsComponent.operations();
+            library = operationsComponent.library();
             compare = new Compare(db, queries);
             records = recordsComponent.records();
-            Registry registry = new Registry(s.embeddedBroker(), s.appliancesFile() == null
-                    || s.appliancesFile().isEmpty() ? null : Path.of(s.appliancesFile()), s.username());
-            LOG.info("appliances: {}", registry.describe());
-            ingest = new Ingest(new Decoder(s.maxMessageBytes()), new IngestStore(db, registry), events, this::after,
-                    new FloodGuard(s.floodMessagesPerSecond()));
-            mqtt = new MqttLink(s.brokers(), s.clientId(), s.username(), MqttLink.readSecret(s.passwordFile()),
-                    s.tlsTrustStore(), s.sharedGroup(), ingest);
+            ingest = ingestComponent.ingest();
             running = true;
-            mqtt.connect(30_000);
             if (s.silentAfterSeconds() > 0) {
                 sweepSilence(new Silence(db, s.silentAfterSeconds() * 1000));
             }
@@ -143,7 +127,7 @@ public class ControlRoom {
     }
 
     boolean mqttConnected() {
-        return mqtt != null && mqtt.connected();
+        return link.connected();
     }
 
     Path adminPasswordFile() {
@@ -156,33 +140,6 @@ public class ControlRoom {
 
     Settings settings() {
         return settings;
-    }
-
-    /** After the ingest stored a message: replies to the commander, new appliances asked for bundles, auto sign-off. */
-    private void after(Inbound m, IngestStore.Outcome o) {
-        switch (m.kind()) {
-            case REPLY -> commander.replied(m);
-            case STATUS -> {
-                if (o.cameOnline()) {
-                    pool.execute(() -> operations.askBundles(m.appliance()));
-                }
-            }
-            case RESULT -> {
-                if ("verdict".equals(settings.signOff())) {
-                    pool.execute(() -> autoSignOff(m.appliance(), m.run()));
-                }
-            }
-            default -> {
-            }
-        }
-    }
-
-    private void autoSignOff(String appliance, String run) {
-        try {
-            records.issue("verdict", appliance, run, "signed off by the plan's verdict (signOff=verdict)", "verdict");
-        } catch (BadRequest | SQLException | java.io.IOException e) {
-            LOG.warn("no record for run {} of {}: {}", run, appliance, e.getMessage());
-        }
     }
 
     JsonObject setPlace(String user, String appliance, JsonObject b) throws SQLException {
@@ -230,14 +187,6 @@ public class ControlRoom {
         if (sweeper != null) {
             sweeper.shutdownNow();
             sweeper = null;
-        }
-        if (mqtt != null) {
-            mqtt.close();
-            mqtt = null;
-        }
-        if (pool != null) {
-            pool.shutdownNow();
-            pool = null;
         }
         db = null; // the store's: it closes it when the configuration goes
     }
