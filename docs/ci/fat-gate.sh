@@ -45,8 +45,7 @@ work=$(mktemp -d) || die "cannot make a temporary folder"
 trap 'rm -rf "$work"' EXIT
 # The header file is made 0600 before the token goes in; printf is a shell builtin (no process
 # with the token in its arguments).
-umask 077
-printf 'Authorization: Bearer %s\n' "$token" > "$work/auth"
+(umask 077 && printf 'Authorization: Bearer %s\n' "$token" > "$work/auth") || die "cannot write $work/auth"
 unset token
 mkdir -p "$out" && rm -f "$out/junit.xml" "$out/run.json" "$out/result.json" "$out/record.json" \
     || die "cannot make $out"
