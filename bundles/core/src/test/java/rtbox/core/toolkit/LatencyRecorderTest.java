@@ -133,4 +133,44 @@ class LatencyRecorderTest {
         assertEquals(3, r.samples(), "the breaking sample is counted, as cyclictest counts it");
         assertEquals(70_000, r.lastNs());
     }
+
+    /** The pWCET's input: each block's largest sample with its time; a partial block left out; the warm-up forgotten. */
+    @Test
+    void blockMaximaAreEachBlocksLargestSampleWithItsTime() {
+        LatencyRecorder r = new LatencyRecorder(0, 100, 1_000_000);
+        r.record(999_999, 1); // warm-up
+        r.reset(1_000, Long.MAX_VALUE);
+        for (int i = 0; i < 3 * LatencyRecorder.BLOCK_SAMPLES + 10; i++) {
+            // block k's largest is its sample 7 * (k + 1): 10_000 + k
+            int k = i / LatencyRecorder.BLOCK_SAMPLES, j = i % LatencyRecorder.BLOCK_SAMPLES;
+            r.record(j == 7 * (k + 1) ? 10_000 + k : 100 + j % 13, 1_000 + 1_000L * i);
+        }
+        rtbox.api.result.BlockMaxima b = r.blockMaxima();
+        assertEquals(LatencyRecorder.BLOCK_SAMPLES, b.blockSamples());
+        assertEquals(3, b.maxNs().length, "the last 10 samples are no full block");
+        for (int k = 0; k < 3; k++) {
+            assertEquals(10_000 + k, b.maxNs()[k]);
+            assertEquals(1_000L * (k * LatencyRecorder.BLOCK_SAMPLES + 7 * (k + 1)), b.offsetNs()[k]);
+        }
+    }
+
+    /** A run longer than the arrays merges neighbours: the block size doubles, the maxima stay the maxima. */
+    @Test
+    void fullBlockArraysMergeNeighboursAndDoubleTheBlockSize() {
+        LatencyRecorder r = new LatencyRecorder(0, 100, 1_000_000);
+        r.reset(0, Long.MAX_VALUE);
+        long blocks = LatencyRecorder.MAX_BLOCKS + 2L; // one merge, then two more blocks of the old size: one of the new
+        for (long i = 0; i < blocks * LatencyRecorder.BLOCK_SAMPLES; i++) {
+            long k = i / LatencyRecorder.BLOCK_SAMPLES;
+            r.record(i % LatencyRecorder.BLOCK_SAMPLES == 0 ? 1_000 + k : 1, i);
+        }
+        rtbox.api.result.BlockMaxima b = r.blockMaxima();
+        assertEquals(2L * LatencyRecorder.BLOCK_SAMPLES, b.blockSamples());
+        assertEquals(LatencyRecorder.MAX_BLOCKS / 2 + 1, b.maxNs().length);
+        for (int k = 0; k < b.maxNs().length; k++) {
+            // merged block k holds old blocks 2k and 2k+1; the later one's maximum is larger
+            assertEquals(1_000 + 2 * k + 1, b.maxNs()[k]);
+            assertEquals((2L * k + 1) * LatencyRecorder.BLOCK_SAMPLES, b.offsetNs()[k]);
+        }
+    }
 }
