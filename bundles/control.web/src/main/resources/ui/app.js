@@ -43,7 +43,7 @@ async function call(method, path, body, headers = {}) {
 export const api = {
   get: (path) => call("GET", path),
   post: (path, body, headers) => call("POST", path, body, headers),
-  put: (path, body) => call("PUT", path, body),
+  put: (path, body, headers) => call("PUT", path, body, headers),
   del: (path) => call("DELETE", path),
 };
 
@@ -86,7 +86,7 @@ export function can(s, role) {
 }
 
 const PAGES = [
-  ["fleet", "Fleet"], ["start", "Start"], ["live", "Live"], ["runs", "Runs"], ["history", "History"],
+  ["fleet", "Fleet"], ["start", "Start"], ["plans", "Plans"], ["live", "Live"], ["runs", "Runs"], ["history", "History"],
   ["compare", "Compare"], ["records", "Records"], ["audit", "Audit"],
 ];
 

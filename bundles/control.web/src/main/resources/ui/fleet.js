@@ -84,7 +84,8 @@ function row(a) {
     h("td", {}, [a.site, a.line].filter(Boolean).join(" / ") || "-"),
     h("td", {}, a.kernel || "-", a.rtbox_version ? h("div", { class: "small", title: "rtbox on the appliance" }, a.rtbox_version) : ""),
     h("td", {}, bundlesCell(a)),
-    h("td", {}, progressCell(a)),
+    h("td", {}, progressCell(a), a.queued ? h("a", { class: "queued", href: "/ui/live.html?queue=" + encodeURIComponent(a.id),
+      title: "starts waiting for this appliance" }, " " + a.queued + " queued") : ""),
     h("td", {}, a.last_run ? runLink(a.id, a.last_run, verdictBadge(a.last_verdict)) : "-"));
   return tr;
 }

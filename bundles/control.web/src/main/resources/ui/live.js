@@ -9,7 +9,11 @@ const runs = (param("runs") || "").split(",").filter(Boolean).map((x) => {
   const i = x.indexOf("/");
   return { appliance: x.slice(0, i), run: x.slice(i + 1) };
 });
-if (!runs.length) {
+// Starts waiting in an appliance's queue (?queued=ID,... from the Start page, ?queue=APPLIANCE,... from the fleet).
+const queuedIds = (param("queued") || "").split(",").filter(Boolean).map(Number).filter((n) => n > 0);
+const queueOf = (param("queue") || "").split(",").filter(Boolean);
+const waiting = new Map(); // queue id -> card
+if (!runs.length && !queuedIds.length && !queueOf.length) {
   say("no run chosen: start one (Start) or follow a busy appliance from the fleet", "note");
 }
 
@@ -110,11 +114,74 @@ async function loadState(r) {
   }
 }
 
+function queuedCard(q) {
+  let c = waiting.get(q.id);
+  if (!c) {
+    const cancel = h("button", { type: "button", class: "cancel", disabled: !(can(s, "admin") || q.queued_by === s.user) },
+      "cancel this start");
+    cancel.addEventListener("click", async () => {
+      if (!confirm("Cancel the queued start of plan " + q.plan + " on " + q.appliance + "?")) return;
+      try {
+        showQueued(await api.del("/queue/" + q.id));
+      } catch (e) {
+        sayError(e);
+      }
+    });
+    c = h("section", { class: "live-card queued-card", "data-queued": String(q.id) },
+      h("h2", {}, q.appliance, " · ", h("span", { class: "small" }, "queued start " + q.id)),
+      h("p", { class: "queue-line" }, ""), cancel);
+    waiting.set(q.id, c);
+    page.prepend(c);
+  }
+  return c;
+}
+
+function showQueued(q) {
+  const c = queuedCard(q);
+  c.dataset.state = q.state;
+  c.querySelector(".queue-line").textContent = (q.state === "queued" || q.state === "starting"
+    ? (q.state === "starting" ? "being sent" : "waiting" + (q.position ? ", position " + q.position : ""))
+      + " until " + q.appliance + " is idle" : q.state + (q.ended_by ? " by " + q.ended_by : ""))
+    + " · plan " + (q.plan || "?") + (q.version ? " version " + q.version : "") + " · queued by " + q.queued_by
+    + (q.serial ? " · controller " + q.serial : "");
+  c.querySelector("button.cancel").disabled = q.state !== "queued" || !(can(s, "admin") || q.queued_by === s.user);
+  if (q.state === "started" && q.run && !cards.has(key(q.appliance, q.run))) {
+    // its run began: follow it here like the others
+    const r = { appliance: q.appliance, run: q.run };
+    runs.push(r);
+    card(r);
+    loadState(r);
+    c.remove();
+    waiting.delete(q.id);
+    const u = new URL(location.href);
+    u.searchParams.set("runs", runs.map((x) => key(x.appliance, x.run)).join(","));
+    history.replaceState(null, "", u);
+  }
+}
+
+async function loadQueue() {
+  for (const id of queuedIds) {
+    try {
+      showQueued(await api.get("/queue/" + id));
+    } catch (e) {
+      sayError(e);
+    }
+  }
+  for (const a of queueOf) {
+    for (const q of (await api.get("/queue?appliance=" + encodeURIComponent(a))).queue) showQueued(q);
+  }
+}
+
 for (const r of runs) card(r);
 await Promise.all(runs.map(loadState));
+await loadQueue().catch(sayError);
 
-const appliances = [...new Set(runs.map((r) => r.appliance))].join(",");
+const appliances = [...new Set(runs.map((r) => r.appliance).concat(queueOf)
+  .concat([...waiting.values()].map((c) => c.querySelector("h2").firstChild.textContent)))].join(",");
 events({ appliance: appliances }, {
+  queue: (q) => {
+    if (waiting.has(q.id) || queuedIds.includes(q.id) || queueOf.includes(q.appliance)) showQueued(q);
+  },
   progress: (e) => {
     const entry = cards.get(key(e.appliance, e.run));
     if (entry) setProgress(entry, e.cell, e.percent || 0, e.cell_name);
@@ -130,5 +197,5 @@ events({ appliance: appliances }, {
   reply: (e) => {
     if (e.verb === "stop") say(e.appliance + " answered stop: " + e.code + " " + (e.message || ""), e.code === 200 ? "ok" : "error");
   },
-  reconnect: () => Promise.all(runs.map(loadState)),
+  reconnect: () => Promise.all(runs.map(loadState).concat([loadQueue()])),
 });

@@ -28,6 +28,69 @@ page.append(
   h("h2", {}, "3. Start"), h("div", { class: "toolbar" }, startBtn), results);
 
 let checked = null; // the plan name whose check passed
+const version = param("version") ? Number(param("version")) : undefined; // an older version, from the Plans page
+let asked = []; // what the checked plan asks at start (blockio_path, cpus), with each appliance's choices
+
+// The plan's parameters that depend on the appliance (the disk blockio reads, the CPUs), one
+// column each in the appliances' table, offered from what each appliance reported.
+async function refreshInputs() {
+  for (const el of page.querySelectorAll(".input-col")) el.remove();
+  asked = [];
+  if (!checked) return;
+  const ids = [...targets.querySelectorAll("tr")].map((tr) => tr.dataset.appliance);
+  const answer = await api.get("/plans/" + encodeURIComponent(checked) + "/inputs?appliances="
+    + encodeURIComponent(ids.join(",")));
+  asked = answer.inputs;
+  const head = page.querySelector("thead tr");
+  for (const input of asked) {
+    head.append(h("th", { class: "input-col", title: input.what }, input.name === "cpus" ? "CPUs" : "block device (blockio)"));
+    for (const tr of targets.querySelectorAll("tr")) {
+      const mine = (input.appliances || {})[tr.dataset.appliance] || { choices: [], default: input.default };
+      tr.append(h("td", { class: "input-col", "data-input": input.name }, inputField(input, mine)));
+    }
+  }
+  if (asked.length) {
+    planView.append(h("p", { class: "small", id: "asked" }, "Asked at start, per appliance: "
+      + asked.map((i) => i.name + " (" + i.what + ")").join("; ") + "."));
+  }
+}
+
+function inputField(input, mine) {
+  if (input.name === "cpus") {
+    const chosen = new Set(cpuList(mine.default || input.default || "0"));
+    if (!mine.choices.length) return h("input", { class: "cpus", size: 8, value: mine.default || input.default || "0" });
+    return h("span", { class: "cpus" }, mine.choices.map((c) => h("label", { class: "cpu" },
+      h("input", { type: "checkbox", value: String(c), checked: chosen.has(c) }), " " + c)));
+  }
+  const sel = h("select", { class: "blockio_path" }, mine.choices.map((c) => h("option", { value: c }, c)));
+  if (!mine.choices.length) return h("input", { class: "blockio_path", size: 16, value: mine.default || "", placeholder: "/dev/sda" });
+  if (mine.default) sel.value = mine.default;
+  return sel;
+}
+
+function cpuList(text) {
+  const out = [];
+  for (const part of String(text).split(",")) {
+    const [a, b] = part.split("-").map((x) => parseInt(x, 10));
+    for (let c = a; c <= (isNaN(b) ? a : b); c++) out.push(c);
+  }
+  return out;
+}
+
+/** The values a row's input cells hold, as the start request's target inputs. */
+function rowInputs(tr) {
+  const out = {};
+  for (const td of tr.querySelectorAll("td[data-input]")) {
+    if (td.dataset.input === "cpus") {
+      const boxes = td.querySelectorAll("input[type=checkbox]");
+      out.cpus = boxes.length ? [...boxes].filter((b) => b.checked).map((b) => b.value).join(",")
+        : td.querySelector("input").value.trim();
+    } else {
+      out.blockio_path = (td.querySelector("select, input").value || "").trim() || undefined;
+    }
+  }
+  return Object.keys(out).length ? out : undefined;
+}
 
 async function loadPlans() {
   const { plans } = await api.get("/plans");
@@ -44,14 +107,18 @@ async function loadPlans() {
 async function showPlan() {
   clear(planView);
   checked = null;
+  for (const el of page.querySelectorAll(".input-col")) el.remove();
   const name = planSelect.value;
   if (!name) return;
   try {
-    const [plan, check] = await Promise.all([api.get("/plans/" + encodeURIComponent(name)),
-      api.post("/plans/check", { name })]);
+    const v = version && name === param("plan") ? version : undefined;
+    const [plan, check] = await Promise.all([api.get("/plans/" + encodeURIComponent(name) + (v ? "?version=" + v : "")),
+      api.post("/plans/check", { name, version: v })]);
     if (check.ok) {
-      planView.append(h("p", { class: "msg ok", id: "plan-check" }, "plan " + name + " checked: no problems"));
+      planView.append(h("p", { class: "msg ok", id: "plan-check" }, "plan " + name + (v ? " version " + v : "")
+        + " checked: no problems"));
       checked = name;
+      await refreshInputs();
     } else {
       planView.append(h("div", { class: "msg error", id: "plan-check" }, "plan " + name + " has problems; it cannot be started:",
         h("ul", {}, check.problems.map((p) => h("li", {}, p)))));
@@ -66,6 +133,7 @@ planSelect.addEventListener("change", showPlan);
 
 function targetRow(a) {
   if (targets.querySelector(`tr[data-appliance="${CSS.escape(a.id)}"]`)) return;
+  if (checked) setTimeout(() => refreshInputs().catch(sayError), 0);
   targets.append(h("tr", { "data-appliance": a.id },
     h("td", {}, h("input", { type: "checkbox", class: "use", checked: true })),
     h("td", {}, a.id), h("td", {}, stateBadge(a.state)), h("td", {}, a.line || "-"),
@@ -108,22 +176,27 @@ startBtn.addEventListener("click", async () => {
   if (!checked) return say("choose a plan whose check passed first");
   const chosen = [...targets.querySelectorAll("tr")].filter((tr) => tr.querySelector("input.use").checked)
     .map((tr) => ({ appliance: tr.dataset.appliance, serial: tr.querySelector("input.serial").value.trim() || undefined,
-      model: tr.querySelector("input.model").value.trim() || undefined }));
+      model: tr.querySelector("input.model").value.trim() || undefined, inputs: rowInputs(tr) }));
   if (!chosen.length) return say("tick at least one appliance");
   startBtn.disabled = true;
   try {
-    const answer = await api.post("/starts", { plan: checked, targets: chosen });
+    const answer = await api.post("/starts", { plan: checked, version: version && checked === param("plan") ? version : undefined,
+      targets: chosen });
     const started = answer.starts.filter((x) => x.code === 200 && x.run);
+    const queued = answer.starts.filter((x) => x.code === 202 && x.queued);
     results.append(h("table", { id: "starts" }, h("thead", {}, h("tr", {}, ["appliance", "instrument self-test", "answer", "run"].map((x) => h("th", {}, x)))),
-      h("tbody", {}, answer.starts.map((x) => h("tr", { class: x.code === 200 ? "PASS" : "FAIL", "data-appliance": x.appliance },
+      h("tbody", {}, answer.starts.map((x) => h("tr", { class: x.code === 200 ? "PASS" : x.code === 202 ? "QUEUED" : "FAIL",
+        "data-appliance": x.appliance },
         h("td", {}, x.appliance),
         h("td", { class: "selftest" }, x.selftest ? (x.selftest.ok ? "passed: " : "FAILED: ") + (x.selftest.message || "")
-          : "not run (not a start for a record: no serial)"),
+          : x.code === 202 ? "when it is sent" : "not run (not a start for a record: no serial)"),
         h("td", { class: "v" }, x.code + " " + (x.message || "")), h("td", {}, x.run || "-"))))));
-    if (started.length) {
+    if (started.length || queued.length) {
       const runs = started.map((x) => x.appliance + "/" + x.run).join(",");
-      results.append(h("p", {}, h("a", { href: "/ui/live.html?runs=" + encodeURIComponent(runs), id: "to-live" },
-        "follow the " + started.length + " run" + (started.length > 1 ? "s" : "") + " live")));
+      const n = started.length + queued.length;
+      results.append(h("p", {}, h("a", { href: "/ui/live.html?runs=" + encodeURIComponent(runs)
+        + (queued.length ? "&queued=" + queued.map((x) => x.queued).join(",") : ""), id: "to-live" },
+        "follow the " + n + " run" + (n > 1 ? "s" : "") + " live" + (queued.length ? " (" + queued.length + " queued)" : ""))));
     }
   } catch (e) {
     sayError(e);

@@ -190,6 +190,7 @@ class ControlRoomWebIT {
         // Start: the plan from the library, checked; serial and model per controller; start.
         browser.open(base + "/ui/start.html?appliances=a1,a2");
         browser.awaitElement(30, "tr[data-appliance='a2'] input.serial");
+        browser.awaitElement(30, "#plan option[value='broken']");
         new Select(browser.find("#plan")).selectByValue("broken");
         WebElement problems = browser.awaitElement(30, "#plan-check.error");
         assertTrue(problems.getText().contains("cannot be started") && problems.getText().contains("policy"),
@@ -361,6 +362,7 @@ class ControlRoomWebIT {
 
         stopALiveRun(base);
         swapABundle(base);
+        planLibraryAndQueue(base);
 
         // The chain verifies; one byte changed in the stored record, verify names it.
         Rtbox.Result ok = verify();
@@ -428,6 +430,7 @@ class ControlRoomWebIT {
     private void stopALiveRun(String base) throws Exception {
         browser.open(base + "/ui/start.html?appliances=a1");
         browser.awaitElement(30, "tr[data-appliance='a1'] input.serial");
+        browser.awaitElement(30, "#plan option[value='long']");
         new Select(browser.find("#plan")).selectByValue("long");
         browser.awaitElement(30, "#plan-check.ok");
         browser.find("tr[data-appliance='a1'] input.serial").sendKeys("SN-E2E-0003");
@@ -487,6 +490,93 @@ class ControlRoomWebIT {
         browser.open(printable);
         String text = browser.awaitElement(30, "body").getText();
         assertTrue(text.contains("Self-test overridden by an admin") && text.contains("stopped on purpose"), text);
+    }
+
+    /**
+     * Issue 32: the shipped plans in the library of a control room that was given none; the
+     * plan editor's live check (problems with their JSON paths, painted red; then green) and a
+     * saved version; fat-standard started from the Start page on its defaults (a1's own disk
+     * offered for its block-read cell, a1's CPUs as choices); a second start on the busy a1
+     * queued, its card on the live page and its count on the fleet page, and run once the
+     * first is stopped.
+     */
+    private void planLibraryAndQueue(String base) throws Exception {
+        browser.open(base + "/ui/plans.html");
+        browser.awaitElement(30, "#plans-table tr[data-plan='fat-standard'] td.ok");
+        browser.awaitElement(30, "#plans-table tr[data-plan='quick'] td.ok");
+        WebElement text = browser.find("#plan-text");
+        text.sendKeys(PLAN.replace("\"e2e\"", "\"edited\"").replace("fifo:80", "fifo:200"));
+        WebElement problems = browser.awaitElement(30, "#check-problems");
+        assertTrue(problems.getText().contains("$.policy"), problems.getText());
+        BufferedImage bad = Browser.shot(browser.find(".editor"));
+        assertTrue(Browser.count(bad, "#c62828") > 200 && Browser.count(bad, "#ffebee") > 500,
+                "the problems are not painted as such: " + Browser.count(bad, "#c62828") + " red pixels");
+        text.clear();
+        text.sendKeys(PLAN.replace("\"e2e\"", "\"edited\""));
+        browser.awaitElement(30, "#check-ok");
+        browser.find("#editor-title").click(); // the focus ring off the editor's border
+        BufferedImage good = Browser.shot(browser.find(".editor"));
+        assertTrue(Browser.count(good, "#2e7d32") > 200 && Browser.count(good, "#c62828") < 20,
+                "a plan that checks is not painted green: " + Browser.count(good, "#2e7d32") + " green, "
+                        + Browser.count(good, "#c62828") + " red pixels");
+        assertEquals("edited", browser.find("#plan-name").getAttribute("value"));
+        browser.find("#save").click();
+        assertTrue(browser.awaitElement(30, "#saved").getText().contains("edited version 1"),
+                browser.find("#messages").getText());
+        browser.awaitElement(30, "#versions-table tr[data-version='1']");
+        browser.page(shots() == null ? null : shots().resolve("plans.png"));
+
+        // fat-standard on its defaults: a1's disk and CPUs offered, started.
+        browser.open(base + "/ui/start.html?appliances=a1&plan=fat-standard");
+        browser.awaitElement(30, "#plan-check.ok");
+        WebElement disk = browser.awaitElement(30, "tr[data-appliance='a1'] select.blockio_path");
+        assertTrue(new Select(disk).getFirstSelectedOption().getText().startsWith("/dev/"), disk.getText());
+        assertTrue(browser.driver.findElements(By.cssSelector("tr[data-appliance='a1'] .cpus input[type=checkbox]"))
+                .size() >= 1, "a1's CPUs are not offered");
+        browser.find("tr[data-appliance='a1'] input.serial").sendKeys("SN-E2E-0004");
+        browser.find("#start").click();
+        WebElement fat = browser.awaitElement(90, "#starts tr.PASS, #starts tr.FAIL");
+        String fatRun;
+        if ("PASS".equals(fat.getAttribute("class"))) {
+            fatRun = fat.findElements(By.tagName("td")).get(3).getText();
+        } else {
+            // A machine that lets even root not read its disk (EPERM here, in a VM's sandbox): the appliance's own
+            // check refuses with the path and the reason, nothing runs; a one-minute plan keeps a1 busy instead.
+            assertTrue(fat.getText().contains("blockio: no permission to read /dev/"), fat.getText());
+            System.out.println("ControlRoomWebIT: this machine refuses to read its disk; fat-standard's start got the"
+                    + " appliance's clear refusal: " + fat.getText());
+            browser.open(base + "/ui/start.html?appliances=a1&plan=long");
+            browser.awaitElement(30, "#plan-check.ok");
+            browser.find("tr[data-appliance='a1'] input.serial").sendKeys("SN-E2E-0004");
+            browser.find("#start").click();
+            fatRun = browser.awaitElement(90, "#starts tr.PASS").findElements(By.tagName("td")).get(3).getText();
+        }
+
+        // A second start while a1 runs fat-standard: queued, shown, run after the first is stopped.
+        browser.open(base + "/ui/start.html?appliances=a1&plan=e2e");
+        browser.awaitElement(30, "#plan-check.ok");
+        browser.find("tr[data-appliance='a1'] input.serial").sendKeys("SN-E2E-0005");
+        browser.find("#start").click();
+        assertTrue(browser.awaitElement(60, "#starts tr.QUEUED").getText().contains("queued"),
+                browser.find("#starts").getText());
+        browser.awaitElement(30, "#to-live").click();
+        WebElement waiting = browser.awaitElement(30, "section.queued-card[data-state='queued']");
+        assertTrue(waiting.getText().contains("position 1"), waiting.getText());
+        assertTrue(Browser.count(Browser.shot(waiting), "#f5f9ff") > 1000, "the queued card is not drawn");
+        String liveUrl = browser.driver.getCurrentUrl();
+        browser.open(base + "/ui/fleet.html");
+        assertEquals("1 queued", browser.awaitElement(30, "tr[data-appliance='a1'] a.queued").getText().trim());
+        browser.open(base + "/ui/live.html?runs=a1/" + fatRun);
+        WebElement stop = browser.awaitElement(30, "section.live-card[data-run='a1/" + fatRun + "'] button.stop");
+        browser.await(30, d -> stop.isEnabled());
+        stop.click();
+        browser.driver.switchTo().alert().accept();
+        browser.open(liveUrl);
+        // the queued start becomes its run's card once a1 is idle again
+        WebElement next = browser.awaitElement(120, "section.live-card[data-run^='a1/']:not([data-run='a1/" + fatRun
+                + "'])");
+        browser.await(120, d -> next.getAttribute("data-verdict") != null);
+        assertTrue(browser.driver.findElements(By.cssSelector("section.queued-card")).isEmpty());
     }
 
     /**

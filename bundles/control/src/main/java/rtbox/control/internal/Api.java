@@ -185,8 +185,29 @@ public final class Api extends HttpServlet {
             }
             case "fleet" -> {
                 get(method, p);
-                send(resp, 200, room.queries.fleet(req.getParameter("site"), req.getParameter("line"),
-                        req.getParameter("state"), req.getParameter("q"), offset(req), limit(req)));
+                JsonObject fleet = room.queries.fleet(req.getParameter("site"), req.getParameter("line"),
+                        req.getParameter("state"), req.getParameter("q"), offset(req), limit(req));
+                java.util.Map<String, Integer> queued = room.operations.queue().counts();
+                for (JsonElement a : fleet.getAsJsonArray("appliances")) {
+                    a.getAsJsonObject().addProperty("queued", queued.getOrDefault(Json.string(a.getAsJsonObject(), "id"),
+                            0));
+                }
+                send(resp, 200, fleet);
+            }
+            case "queue" -> {
+                if (p.length == 1 && method.equals("GET")) {
+                    String a = Input.param("appliance", req.getParameter("appliance"), 64);
+                    send(resp, 200, room.operations.queue().pending(a == null ? null : Input.id("?appliance", a)));
+                } else if (p.length == 2 && method.equals("GET")) {
+                    JsonObject one = room.operations.queue().one(number(p[1]));
+                    one.addProperty("position", room.operations.queue().position(number(p[1])));
+                    send(resp, 200, one);
+                } else if (p.length == 2 && method.equals("DELETE")) {
+                    need(s, Role.OPERATOR);
+                    send(resp, 200, room.operations.queue().cancel(user, s.role() == Role.ADMIN, number(p[1])));
+                } else {
+                    throw notAllowed(method, p);
+                }
             }
             case "appliances" -> appliances(req, resp, s, method, p);
             case "runs" -> runs(req, resp, s, method, p);
@@ -370,29 +391,38 @@ public final class Api extends HttpServlet {
             send(resp, 200, room.library.list());
         } else if (p.length == 2 && p[1].equals("check") && method.equals("POST")) {
             JsonObject b = body(req);
-            rtbox.json.JsonFields f = Input.fields(b, List.of("plan", "name"));
-            String name = Input.text(f, "name", Input.PLAN_NAME);
+            Input.fields(b, List.of("plan", "text", "name", "version"));
             JsonElement plan = b.get("plan");
+            String name = Json.string(b, "name");
             String text = plan != null && plan.isJsonObject() ? Json.GSON.toJson(plan)
-                    : name != null ? room.library.text(Input.planName(f.at("name"), name)) : null;
+                    : Input.isText(b.get("text")) ? b.get("text").getAsString()
+                    : name != null ? room.library.get(Input.planName("$.name", name), Json.integer(b, "version")).text()
+                    : null;
             if (text == null) {
-                throw new BadRequest("give plan (the plan itself) or name (a plan in the library)");
+                throw new BadRequest("give plan (the plan itself), text (its text) or name (a plan in the library)");
             }
             send(resp, 200, room.library.check(text));
         } else if (p.length == 2 && method.equals("GET")) {
+            String v = Input.param("version", req.getParameter("version"), 9);
+            PlanStore.Version plan = room.library.get(p[1], v == null ? null : (int) number(v));
             resp.setStatus(200);
             resp.setContentType("application/json; charset=utf-8");
-            resp.getOutputStream().write(room.library.text(p[1]).getBytes(StandardCharsets.UTF_8));
+            resp.setHeader("X-Plan-Version", Integer.toString(plan.version()));
+            resp.setHeader("X-Plan-SHA256", plan.sha256());
+            resp.getOutputStream().write(plan.text().getBytes(StandardCharsets.UTF_8));
+        } else if (p.length == 3 && p[2].equals("versions") && method.equals("GET")) {
+            send(resp, 200, room.library.versions(p[1]));
+        } else if (p.length == 3 && p[2].equals("inputs") && method.equals("GET")) {
+            String list = Input.param("appliances", req.getParameter("appliances"), 20_000);
+            send(resp, 200, room.operations.inputs(p[1], list == null ? List.of() : Arrays.asList(list.split(","))));
         } else if (p.length == 2 && method.equals("PUT")) {
             need(s, Role.ADMIN);
             Input.planName("plan name", p[1]);
             String text = new String(bytes(req, MAX_JSON_BYTES), StandardCharsets.UTF_8);
-            PlanLibrary.parse(text);
-            room.library.save(p[1], text);
-            JsonObject d = new JsonObject();
-            d.addProperty("sha256", Passwords.sha256(text.getBytes(StandardCharsets.UTF_8)));
-            room.audit.log(s.user(), "plan-save", p[1], d);
-            send(resp, 200, d);
+            int before = room.library.store().versions(p[1]).stream().mapToInt(PlanStore.Version::version).max()
+                    .orElse(0);
+            PlanStore.Version saved = room.library.save(p[1], text, s.user());
+            send(resp, saved.version() > before ? 201 : 200, saved.brief());
         } else {
             throw notAllowed(method, p);
         }

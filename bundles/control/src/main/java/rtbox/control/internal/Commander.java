@@ -57,7 +57,11 @@ final class Commander {
      * (no answer) or 503 (not sent: the broker is not reachable).
      */
     JsonObject call(String appliance, String verb, JsonObject body, long timeoutMs) {
-        String id = requestId();
+        return call(appliance, verb, body, timeoutMs, requestId());
+    }
+
+    /** As {@link #call(String, String, JsonObject, long)} with a given request id (a repeat gets the first reply). */
+    JsonObject call(String appliance, String verb, JsonObject body, long timeoutMs, String id) {
         CompletableFuture<JsonObject> f = send(appliance, verb, body, id);
         try {
             return f.get(timeoutMs, TimeUnit.MILLISECONDS);

@@ -45,6 +45,7 @@ public class ControlOperations {
 
     private volatile Commander.Publisher outlet;
     private ExecutorService pool;
+    private java.util.concurrent.ScheduledExecutorService queueSweeper;
     private Commander commander;
     private PlanLibrary library;
     private Operations operations;
@@ -52,7 +53,7 @@ public class ControlOperations {
     private boolean signOffByVerdict;
 
     @Activate
-    void activate(Settings s) {
+    void activate(Settings s) throws SQLException, IOException {
         AtomicInteger n = new AtomicInteger();
         pool = Executors.newFixedThreadPool(16, r -> {
             Thread t = new Thread(r, "rtbox-control-" + n.incrementAndGet());
@@ -60,8 +61,11 @@ public class ControlOperations {
             return t;
         });
         commander = new Commander(this::publish);
-        library = new PlanLibrary(ControlCommand.plansDir(s), () -> plans);
+        library = new PlanLibrary(new PlanStore(store.db()), ControlCommand.plansDir(s), () -> plans);
+        library.importShipped(PlanLibrary.shippedPlans(org.osgi.framework.FrameworkUtil.getBundle(ControlOperations.class)));
+        library.importFolder();
         operations = new Operations(store.db(), commander, library, pool);
+        sweepQueue();
         records = recordsComponent.records();
         signOffByVerdict = "verdict".equals(s.signOff());
     }
@@ -92,8 +96,19 @@ public class ControlOperations {
         switch (m.kind()) {
             case REPLY -> commander.replied(m);
             case STATUS -> {
+                com.google.gson.JsonObject st = m.json();
+                boolean busy = st.has("busy") && !st.get("busy").isJsonNull() && st.get("busy").getAsBoolean();
+                if ("online".equals(Json.string(st, "state"))) {
+                    operations.queue().status(m.appliance(), busy);
+                    if (!busy) {
+                        pool.execute(() -> operations.queue().kick(m.appliance()));
+                    }
+                }
                 if (o.cameOnline()) {
-                    pool.execute(() -> operations.askBundles(m.appliance()));
+                    pool.execute(() -> {
+                        operations.askBundles(m.appliance());
+                        operations.askReadiness(m.appliance());
+                    });
                 }
             }
             case RESULT -> {
@@ -104,6 +119,27 @@ public class ControlOperations {
             default -> {
             }
         }
+    }
+
+    /**
+     * Every 5 s, the appliances whose queued start can go now: a status event can be missed, and
+     * after a restart the starts that were being sent are sent again ({@link StartQueue}).
+     */
+    private void sweepQueue() {
+        queueSweeper = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "rtbox-control-queue");
+            t.setDaemon(true);
+            return t;
+        });
+        queueSweeper.scheduleWithFixedDelay(() -> {
+            try {
+                for (String a : operations.queue().ready()) {
+                    pool.execute(() -> operations.queue().kick(a));
+                }
+            } catch (SQLException | RuntimeException e) {
+                LOG.warn("queue sweep: {}", Db.rootMessage(e));
+            }
+        }, 1000, 5000, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
     private void autoSignOff(String appliance, String run) {
@@ -117,6 +153,10 @@ public class ControlOperations {
     @Deactivate
     void deactivate() {
         outlet = null;
+        if (queueSweeper != null) {
+            queueSweeper.shutdownNow();
+            queueSweeper = null;
+        }
         if (pool != null) {
             pool.shutdownNow();
             pool = null;

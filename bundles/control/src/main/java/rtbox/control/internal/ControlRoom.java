@@ -83,6 +83,7 @@ public class ControlRoom {
             events = ingestComponent.events();
             runWait = new RunWait(db, events);
             operations = operationsComponent.operations();
+            operations.queue().events(events); // the queue's changes on the event stream (live and fleet pages)
             library = operationsComponent.library();
             compare = new Compare(db, queries);
             records = recordsComponent.records();

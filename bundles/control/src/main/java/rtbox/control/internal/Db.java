@@ -45,7 +45,8 @@ final class Db implements AutoCloseable {
      */
     static final List<String> MIGRATIONS = List.of("V1__control_room.sql", "V2__site.sql", "V3__record_signature.sql",
             "V4__reference_override.sql", "V5__appliance_registered.sql", "V6__readiness_and_selftest.sql",
-            "V7__api_token.sql");
+            "V7__api_token.sql",
+            "V8__plan_library.sql", "V9__start_queue.sql");
 
     private final HikariDataSource pool;
     final boolean postgres;
@@ -142,6 +143,20 @@ final class Db implements AutoCloseable {
 
     Connection connection() throws SQLException {
         return pool.getConnection();
+    }
+
+    /**
+     * Makes what {@code c} committed survive a kill -9 of this process: on H2 a CHECKPOINT
+     * (its MVStore keeps commits in memory for up to a second before it writes them: a queued
+     * start committed just before a kill was lost, ControlQueueIT); PostgreSQL has them in its
+     * write-ahead log at commit already.
+     */
+    void durable(Connection c) throws SQLException {
+        if (!postgres) {
+            try (java.sql.Statement s = c.createStatement()) {
+                s.execute("CHECKPOINT");
+            }
+        }
     }
 
     @Override

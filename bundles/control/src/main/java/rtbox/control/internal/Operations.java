@@ -35,120 +35,97 @@ final class Operations {
     private final ExecutorService pool;
     private final BundleSwaps swaps;
 
+    private final StartQueue queue;
+    private final StartRequests requests;
+
     Operations(Db db, Commander commander, PlanLibrary library, ExecutorService pool) {
         this.db = db;
         this.commander = commander;
         this.library = library;
         this.pool = pool;
         this.swaps = new BundleSwaps(db, commander, pool, this::askBundles);
+        this.queue = new StartQueue(db, this::startOne);
+        this.requests = new StartRequests(db, library);
+    }
+
+    StartQueue queue() {
+        return queue;
     }
 
     /** POST /api/v1/starts. */
     JsonObject start(String user, JsonObject req) throws IOException, SQLException {
-        // Every field checked before anything is stored or sent (the plan itself by rtbox.plan below).
-        rtbox.json.JsonFields fields = Input.fields(req, List.of("plan", "targets", "line", "record"));
-        Input.text(fields, "line", 64);
-        Boolean record;
-        try {
-            record = fields.optBool("record");
-        } catch (rtbox.json.JsonProblem problem) {
-            throw new BadRequest(problem.getMessage());
-        }
-        List<JsonObject> targets = targets(req);
-        for (int i = 0; Boolean.TRUE.equals(record) && i < targets.size(); i++) {
-            String serial = Json.string(targets.get(i), "serial");
-            if (serial == null || serial.isEmpty()) {
-                throw new BadRequest("$.record: a record needs a controller serial on every target, and "
-                        + Json.string(targets.get(i), "appliance") + " has none");
-            }
-        }
-        JsonElement p = req.get("plan");
-        String text;
-        String name;
-        if (p != null && p.isJsonObject()) {
-            text = Json.GSON.toJson(p);
-            name = Json.string(p.getAsJsonObject(), "name");
-        } else if (Input.isText(p)) {
-            name = Input.check("$.plan", p.getAsString(), 200);
-            text = library.text(name);
-        } else {
-            throw new BadRequest("plan: give a plan's name in the library or the plan itself");
-        }
-        JsonObject check = library.check(text);
-        if (!check.get("ok").getAsBoolean()) {
-            throw new PlanLibrary.Problems("the plan has problems; nothing was sent", check.getAsJsonArray("problems"));
-        }
-        JsonObject plan = PlanLibrary.parse(text);
-        String sha = Passwords.sha256(text.getBytes(StandardCharsets.UTF_8));
-        if (targets.isEmpty()) {
-            throw new BadRequest("no appliance to start on: give targets or a line with online appliances");
-        }
+        StartRequests.Request r = requests.prepare(req);
+        // Every start goes through its appliance's queue (kept in the database before anything is sent): sent
+        // now when the appliance is idle and nothing waits before it, else it waits its turn.
         List<CompletableFuture<JsonObject>> started = new ArrayList<>();
-        for (JsonObject t : targets) {
-            // A start for a record (by default one with a controller serial) runs the self-test first.
-            boolean forRecord = record != null ? record : Json.string(t, "serial") != null
-                    && !Json.string(t, "serial").isEmpty();
-            started.add(CompletableFuture.supplyAsync(() -> startOne(user, t, plan, text, sha, forRecord), pool));
+        for (StartRequests.Prepared t : r.each()) {
+            if (!known(t.appliance())) {
+                // Never heard of: nothing to wait for (it would wait for good); sent at once, 504 when none answers.
+                started.add(CompletableFuture.supplyAsync(() -> startOne(user, t.target(), t.plan(), t.text(), t.sha(),
+                        t.forRecord(), Commander.requestId()), pool));
+                continue;
+            }
+            long id = queue.enqueue(user, t, r.name(), r.version());
+            started.add(CompletableFuture.supplyAsync(() -> {
+                JsonObject a = queue.kick(t.appliance());
+                Integer code = a == null ? null : Json.integer(a, "code");
+                // 409 (busy after all), 503/504 (not answered): it went back to the queue, and waits there.
+                if (a != null && Json.whole(a, "queued") != null && Json.whole(a, "queued") == id && code != null
+                        && code != 409 && code != 503 && code != 504) {
+                    return a;
+                }
+                return queued(t.appliance(), id);
+            }, pool));
         }
         JsonArray starts = new JsonArray();
         for (CompletableFuture<JsonObject> f : started) {
             starts.add(f.join());
         }
         JsonObject o = new JsonObject();
-        o.addProperty("plan", name);
-        o.addProperty("plan_sha256", sha);
+        o.addProperty("plan", r.name());
+        o.addProperty("version", r.version());
+        o.addProperty("plan_sha256", r.sha());
         o.add("starts", starts);
         return o;
     }
 
-    private List<JsonObject> targets(JsonObject req) throws SQLException {
-        Map<String, JsonObject> out = new LinkedHashMap<>();
-        JsonArray ts = Json.array(req, "targets");
-        if (req.has("targets") && ts == null) {
-            throw new BadRequest("$.targets: a list of appliances ({\"appliance\":..,\"serial\":..,\"model\":..} or ids)");
+    private boolean known(String appliance) throws SQLException {
+        try (Connection c = db.connection()) {
+            return Sql.count(c, "SELECT COUNT(*) FROM appliance WHERE id = ?", appliance) == 1;
         }
-        if (ts != null) {
-            int i = 0;
-            for (JsonElement e : ts) {
-                String at = "$.targets[" + i++ + "]";
-                JsonObject t = e.isJsonObject() ? e.getAsJsonObject() : null;
-                if (t == null && Input.isText(e)) {
-                    t = new JsonObject();
-                    t.addProperty("appliance", Input.id(at, e.getAsString()));
-                } else if (t != null) {
-                    rtbox.json.JsonFields tf;
-                    try {
-                        tf = rtbox.json.JsonFields.of(t, at);
-                        tf.onlyKnown(List.of("appliance", "serial", "model"));
-                    } catch (rtbox.json.JsonProblem problem) {
-                        throw new BadRequest(problem.getMessage());
-                    }
-                    Input.id(tf, "appliance", true);
-                    Input.text(tf, "serial", Input.NAME);
-                    Input.text(tf, "model", Input.NAME);
-                } else {
-                    throw new BadRequest(at + ": an appliance id or {\"appliance\":..,\"serial\":..,\"model\":..}");
-                }
-                out.put(Json.string(t, "appliance"), t);
-            }
-        }
-        String line = Json.string(req, "line");
-        if (line != null) {
-            try (Connection c = db.connection()) {
-                // A line's registered appliances only: an unregistered one is started only by naming it.
-                for (String a : Sql.list(c, "SELECT id FROM appliance WHERE line = ? AND state <> 'offline' AND"
-                        + " registered ORDER BY id", rs -> rs.getString(1), line)) {
-                    JsonObject t = new JsonObject();
-                    t.addProperty("appliance", a);
-                    out.putIfAbsent(a, t);
-                }
-            }
-        }
-        return new ArrayList<>(out.values());
     }
 
-    private JsonObject startOne(String user, JsonObject target, JsonObject plan, String text, String sha,
-            boolean forRecord) {
+    /** The answer for a start that waits in its appliance's queue (code 202). */
+    private JsonObject queued(String appliance, long id) {
+        JsonObject o = new JsonObject();
+        o.addProperty("appliance", appliance);
+        o.addProperty("code", 202);
+        o.addProperty("queued", id);
+        try {
+            int position = queue.position(id);
+            o.addProperty("position", position);
+            String why;
+            try (Connection c = db.connection()) {
+                why = Sql.one(c, "SELECT state, busy, run_id FROM appliance WHERE id = ?", rs -> "offline".equals(
+                        rs.getString(1)) ? appliance + " is offline" : rs.getBoolean(2) ? appliance + " is busy"
+                        + (rs.getString(3) != null ? " with run " + rs.getString(3) : "") : appliance + " has starts"
+                        + " before it", appliance);
+            }
+            o.addProperty("message", "queued (" + (position == 1 ? "next" : "position " + position) + "): "
+                    + (why == null ? appliance + " has not been heard of" : why) + "; it starts when " + appliance
+                    + " reports idle");
+        } catch (SQLException e) {
+            o.addProperty("message", "queued: it starts when " + appliance + " reports idle");
+        }
+        return o;
+    }
+
+    /**
+     * Starts a plan on one appliance, the plan command with request id {@code requestId} (a repeat
+     * after a restart gets the appliance's first reply); the answer as POST /starts lists it.
+     */
+    JsonObject startOne(String user, JsonObject target, JsonObject plan, String text, String sha, boolean forRecord,
+            String requestId) {
         String appliance = Json.string(target, "appliance");
         JsonObject r = new JsonObject();
         r.addProperty("appliance", appliance);
@@ -198,7 +175,7 @@ final class Operations {
                 Audit.log(c, user, "start-sent", appliance, sent);
             }
             JsonObject reply = commander.call(appliance, "plan", body, Math.max(1_000,
-                    deadline - System.currentTimeMillis()));
+                    deadline - System.currentTimeMillis()), requestId);
             r.add("requestId", reply.get("requestId"));
             r.add("code", reply.get("code"));
             r.add("message", reply.get("message"));
@@ -279,6 +256,20 @@ final class Operations {
         try (Connection c = db.connection()) {
             Audit.log(c, user, verb, appliance, null);
         }
+        JsonObject o = new JsonObject();
+        o.addProperty("requestId", id);
+        return o;
+    }
+
+    /** GET /api/v1/plans/NAME/inputs: see {@link StartRequests#inputs}. */
+    JsonObject inputs(String name, List<String> appliances) throws SQLException {
+        return requests.inputs(name, appliances);
+    }
+
+    /** Asks an appliance for its readiness check (its CPUs and block devices: the choices a start offers), unaudited. */
+    JsonObject askReadiness(String appliance) {
+        String id = Commander.requestId();
+        commander.send(appliance, "readiness", null, id);
         JsonObject o = new JsonObject();
         o.addProperty("requestId", id);
         return o;

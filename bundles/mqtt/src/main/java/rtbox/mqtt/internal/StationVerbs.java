@@ -82,6 +82,8 @@ public class StationVerbs implements Verbs {
         body.addProperty("outbox_messages", outbox.size());
         body.addProperty("outbox_bytes", outbox.bytes());
         body.add("probes", Payloads.GSON.toJsonTree(new TreeSet<>(runner.probes())));
+        body.addProperty("cpus", MachineParts.cpusOnline());
+        body.add("block_devices", MachineParts.blockDevices(java.nio.file.Path.of("/sys/block")));
         body.add("problems", Payloads.GSON.toJsonTree(problems));
         return problems.isEmpty() ? Reply.ok("ready: disk, outbox and probes", body)
                 : new Reply(500, "not ready: " + String.join("; ", problems.values()), body);
