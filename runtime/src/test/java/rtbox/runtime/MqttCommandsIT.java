@@ -234,6 +234,9 @@ class MqttCommandsIT extends MqttFixture {
         JsonObject ready = reply(control.command(A, "readiness", ""));
         assertEquals(200, ready.get("code").getAsInt(), ready.toString());
         assertTrue(ready.getAsJsonObject("body").has("outbox_messages"), ready.toString());
+        // what a plan's start offers as choices (issue 32): this machine's CPUs and disks
+        assertTrue(ready.getAsJsonObject("body").get("cpus").getAsString().matches("[0-9][0-9,-]*"), ready.toString());
+        assertTrue(ready.getAsJsonObject("body").get("block_devices").isJsonArray(), ready.toString());
     }
 
     @Test
