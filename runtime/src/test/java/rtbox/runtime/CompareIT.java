@@ -19,8 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * rtbox compare on result files of real runs: 3 runs of 2 s of the timer probe (set A), then 3
  * beside the self-test's foreign disturber (rtbox.cli's DisturberProcess: 3 ms of spinning every
  * 100 ms at SCHED_FIFO 90 on the probe's CPU, above the probe's 80), set B. B is REGRESSED
- * (exit 1) at p99 however noisy the machine: every B run has about 3 % of its wake-ups 1-3 ms
- * late, no A run on an idle CPU comes near. Two runs a set are TOO FEW RUNS (exit 3).
+ * (exit 1) in its tail latencies however noisy the machine: every B run has about 3 % of its
+ * wake-ups 1-3 ms late, no A run on an idle CPU comes near (by hand: p99 +2621 us, d 9.4). Two runs a set are TOO FEW RUNS (exit 3).
  * About 35 s.
  */
 class CompareIT {
@@ -52,7 +52,8 @@ class CompareIT {
 
         Rtbox.Result r = compare(a, b);
         assertEquals(1, r.exitCode(), r.stdout() + "\n" + r.stderr());
-        assertTrue(r.stdout().lines().anyMatch(l -> l.matches("timer +p99 \\(us\\) +3 +3 .* REGRESSED")), r.stdout());
+        assertTrue(r.stdout().lines().anyMatch(l -> l.matches("timer +(p99|p99\\.9|max) \\(us\\) +3 +3 .* REGRESSED")),
+                r.stdout());
         assertTrue(r.stdout().lines().anyMatch(l -> l.matches("REGRESSED: B against A \\(\\d of 5 figures regressed,"
                 + " \\d improved, n = 3 \\+ 3\\)")), r.stdout());
 

@@ -15,12 +15,14 @@ package rtbox.regression;
  * @param effectSize Cohen's d: the difference in pooled standard deviations of the runs; NaN
  *        when the runs do not spread at all (every run the same figure)
  * @param relative {@code difference / meanA}; NaN when meanA is 0
+ * @param pValue two-sided p of Student's t-test of the two sets (pooled variance) (NaN with too few runs; 0 or 1
+ *        when no run differs from another in its set: the means differ or not)
  * @param verdict REGRESSED, IMPROVED, NO CHANGE or TOO FEW RUNS
  * @param runsNeeded runs per set with which a difference as large as this one would likely
  *        (80 %) be told from noise at the comparison's confidence; 0 where it cannot be said
  *        (no difference at all)
  */
 public record Change(String cell, Figure figure, int runsA, int runsB, double meanA, double meanB,
-        double difference, double low, double high, double effectSize, double relative, Verdict verdict,
+        double difference, double low, double high, double effectSize, double relative, double pValue, Verdict verdict,
         int runsNeeded) {
 }

@@ -2,11 +2,11 @@ package rtbox.regression;
 
 /** What a comparison says of one figure, or of the whole. */
 public enum Verdict {
-    /** B is higher (worse) than A, and the confidence interval of B - A excludes 0. */
+    /** B is higher (worse) than A: the interval of B - A excludes 0 and the t-test agrees. */
     REGRESSED("REGRESSED", 1),
-    /** B is lower (better) than A, and the confidence interval of B - A excludes 0. */
+    /** B is lower (better) than A: the interval of B - A excludes 0 and the t-test agrees. */
     IMPROVED("IMPROVED", 0),
-    /** The interval of B - A includes 0: no change beyond the runs' own spread. */
+    /** No change beyond the runs' own spread: the interval of B - A includes 0, or the test does not tell. */
     NO_CHANGE("NO CHANGE", 0),
     /** A set has fewer runs than {@link Regression#MIN_RUNS}: the spread cannot be told. */
     TOO_FEW_RUNS("TOO FEW RUNS", 3);

@@ -26,7 +26,21 @@ class RegressionTest {
         assertTrue(c.low() >= 80 && c.low() < 100 && c.high() <= 120 && c.high() > 100, c.low() + " " + c.high());
         assertEquals(10, c.effectSize(), 1e-9);
         assertEquals(100.0 / 110, c.relative(), 1e-9);
+        // Student's t (pooled): t = 100 / (10 sqrt(2/3)) = 12.247, df 4: p = 1 - t (t^2 + 6) / (t^2 + 4)^1.5 = 0.000255
+        assertEquals(0.000255, c.pValue(), 1e-6);
         assertEquals(0, c.runsNeeded());
+    }
+
+    @Test
+    void anIntervalOffZeroIsNoChangeWhileTheTTestDoesNotAgree() {
+        // Every B run is above A's mean but the sets overlap: the bootstrap's few distinct
+        // resamples put its 2.5th percentile above 0, yet Student's t = 15 / (10 sqrt(2/3)) = 1.837,
+        // df 4, p = 0.140: not beyond noise.
+        Change c = change(new double[] {100, 110, 120}, new double[] {115, 125, 135});
+        assertTrue(c.low() > 0, "the bootstrap alone would call it: " + c.low());
+        assertEquals(0.1401, c.pValue(), 1e-4);
+        assertEquals(Verdict.NO_CHANGE, c.verdict());
+        assertTrue(c.runsNeeded() > 3);
     }
 
     @Test
@@ -67,6 +81,17 @@ class RegressionTest {
         assertEquals(2, missed.low(), 0);
         assertEquals(2, missed.high(), 0);
         assertTrue(Double.isNaN(missed.relative()), "no relative change from 0");
+    }
+
+    @Test
+    void aSetThatDoesNotSpreadAgainstOneThatDoesIsJudgedOnThePooledSpread() {
+        // A {0, 0, 0} missed deadlines, B {40, 50, 60}: pooled sd sqrt((0 + 2 * 100) / 4) = 7.071,
+        // t = 50 / (7.071 sqrt(2/3)) = 8.660, df 4: p = 0.000978 (Welch's df would be 2: p 0.013).
+        Change c = Regression.change("idle", Figure.MISSED_DEADLINES, new double[] {0, 0, 0},
+                new double[] {40, 50, 60}, 0.99, 10_000);
+        assertEquals(0.000978, c.pValue(), 1e-6);
+        assertEquals(Verdict.REGRESSED, c.verdict());
+        assertEquals(40, c.low(), 1e-9);
     }
 
     @Test

@@ -29,7 +29,7 @@ import rtbox.regression.RunFigures;
 @Component(service = Subcommand.class)
 @Command(name = "compare", description = {
         "Whether set B of runs of a plan is worse than set A beyond the runs' own spread, per cell and figure"
-                + " (p50, p99, p99.9, max, missed deadlines, xruns): B - A with a bootstrap interval, the effect"
+                + " (p50, p99, p99.9, max, missed deadlines, xruns): B - A with a bootstrap interval and a t-test, the effect"
                 + " size and REGRESSED, IMPROVED, NO CHANGE or TOO FEW RUNS (fewer than 3 runs in a set).",
         "  rtbox compare a1/report.json a2/report.json a3/report.json -- b1/report.json b2/report.json b3/report.json",
         "Files: a plan's report.json (rtbox plan run --report DIR) or a run's JSON (rtbox run --report FILE).",

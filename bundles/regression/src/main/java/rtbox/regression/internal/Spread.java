@@ -2,6 +2,7 @@ package rtbox.regression.internal;
 
 import org.hipparchus.distribution.continuous.NormalDistribution;
 import org.hipparchus.stat.StatUtils;
+import org.hipparchus.stat.inference.TTest;
 
 /** The runs' own spread: means, the pooled standard deviation, Cohen's d, the runs a difference needs. */
 public final class Spread {
@@ -20,6 +21,16 @@ public final class Spread {
     public static double pooledSd(double[] a, double[] b) {
         double va = StatUtils.variance(a), vb = StatUtils.variance(b);
         return Math.sqrt(((a.length - 1) * va + (b.length - 1) * vb) / (a.length + b.length - 2));
+    }
+
+    /**
+     * Two-sided p of Student's t-test with the pooled variance (Hipparchus's TTest), the same
+     * pooled spread as the effect size shows. Not Welch's: where one set does not spread at all
+     * (0 missed deadlines in every A run, 40 to 60 in every B run) Welch's degrees of freedom fall
+     * to those of the other set alone (2 of 3 runs), and such a change was NO CHANGE.
+     */
+    public static double tTestP(double[] a, double[] b) {
+        return new TTest().homoscedasticTTest(a, b);
     }
 
     /** Cohen's d; NaN when the runs do not spread (or the spread is unknown). */
