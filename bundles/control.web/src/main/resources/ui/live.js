@@ -1,7 +1,11 @@
 // Live run: one card per run (?runs=APPLIANCE/RUN,...), each cell's progress as it runs
 // and its verdict as it arrives (Server-Sent Events), the run's verdict at the end, and a
 // stop button. The REST state is loaded first and again after a reconnect (no replay).
-import { api, session, h, $, clear, say, sayError, param, can, verdictBadge, runLink, events, fmtUs, path } from "/ui/app.js";
+// While a cell runs, the appliance's live figures (event "live", about twice a second, never
+// stored) fill a per-thread table (min, act, avg, max, samples as cyclictest's T: lines), a
+// latency-over-time strip (act per thread) and the progress within the cell. An appliance
+// that goes offline (its last will) turns its card to "offline since T".
+import { api, session, h, $, clear, say, sayError, param, can, verdictBadge, runLink, events, fmtUs, fmtTime, path } from "/ui/app.js";
 
 const s = await session("live");
 const page = $("#page");
@@ -69,19 +73,105 @@ function setResult(entry, r) {
   clear(entry.verdict).append(verdictBadge(r.verdict), " ", r.reason || "", r.state && r.state !== "complete" ? " (" + r.state + ")" : "");
   entry.card.dataset.verdict = r.verdict;
   entry.stop.disabled = true;
+  entry.card.querySelector(".offline-line").hidden = true;
+  entry.card.classList.remove("offline");
+  if (r.verdict === "ABORTED" || r.verdict === "ERROR") {
+    // What was lost: the cells without a result were cut short or never ran.
+    for (const tr of entry.cells.values()) {
+      if (!tr.dataset.verdict) {
+        tr.querySelector(".verdict-cell").textContent = "lost (no result)";
+        tr.dataset.lost = "true";
+      }
+    }
+  }
   entry.card.querySelector(".run-link").hidden = false;
+}
+
+const STRIP_POINTS = 120; // 60 s at two figures a second
+const STRIP_COLOURS = ["#1565c0", "#c62828", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f", "#4e342e", "#ad1457"];
+
+function setLive(entry, e) {
+  const box = entry.card.querySelector(".live-figures");
+  box.hidden = false;
+  const cell = e.cell || 1;
+  if (entry.liveCell !== cell) { // a new cell: its own strip
+    entry.liveCell = cell;
+    entry.points.clear();
+  }
+  entry.card.querySelector(".live-title").textContent = "live: " + (e.plan ? "cell " + cell + " of " + e.cells + (e.cell_name ? " (" + e.cell_name + ")" : "") : e.probe || "")
+    + " · " + e.percent + " % · " + fmtTime(e.timestamp);
+  const rows = (e.threads || []).map((t) => h("tr", { "data-thread": t.thread },
+    h("td", { class: "num" }, String(t.thread)), h("td", { class: "num" }, String(t.cpu)),
+    h("td", { class: "num min" }, t.samples ? fmtUs(t.min_us) : "-"), h("td", { class: "num act" }, t.samples ? fmtUs(t.act_us) : "-"),
+    h("td", { class: "num avg" }, fmtUs(t.avg_us)), h("td", { class: "num max" }, t.samples ? fmtUs(t.max_us) : "-"),
+    h("td", { class: "num samples" }, String(t.samples))));
+  clear(entry.liveBody).append(...rows);
+  for (const t of e.threads || []) {
+    if (!t.samples) continue;
+    const p = entry.points.get(t.thread) || [];
+    p.push(t.act_us);
+    if (p.length > STRIP_POINTS) p.shift();
+    entry.points.set(t.thread, p);
+  }
+  drawStrip(entry);
+  setProgress(entry, cell, e.percent);
+}
+
+/** act (us) per thread over the last STRIP_POINTS figures; the scale from 0 to the largest shown. */
+function drawStrip(entry) {
+  const c = entry.strip, g = c.getContext("2d");
+  g.fillStyle = "#fafafa";
+  g.fillRect(0, 0, c.width, c.height);
+  let top = 1;
+  for (const p of entry.points.values()) for (const v of p) top = Math.max(top, v);
+  g.strokeStyle = "#cfd8dc";
+  g.strokeRect(0.5, 0.5, c.width - 1, c.height - 1);
+  g.fillStyle = "#455a64";
+  g.font = "11px sans-serif";
+  g.fillText(fmtUs(top) + " us", 4, 12);
+  for (const [thread, p] of entry.points) {
+    g.strokeStyle = STRIP_COLOURS[thread % STRIP_COLOURS.length];
+    g.lineWidth = 2;
+    g.beginPath();
+    p.forEach((v, k) => {
+      const x = c.width - 1 - (p.length - 1 - k) * (c.width - 2) / (STRIP_POINTS - 1);
+      const y = c.height - 2 - (v / top) * (c.height - 18);
+      if (k === 0) g.moveTo(x, y); else g.lineTo(x, y);
+    });
+    g.stroke();
+  }
+}
+
+function setOnline(entry, e) {
+  if (!entry) return;
+  const line = entry.card.querySelector(".offline-line");
+  if (e.state === "offline") {
+    line.hidden = false;
+    line.textContent = "offline since " + fmtTime(e.last_seen || e.timestamp) + ": the run's results come when it is back (a run cut short ends ABORTED)";
+    entry.card.classList.add("offline");
+  } else if (e.state) {
+    line.hidden = true;
+    entry.card.classList.remove("offline");
+  }
 }
 
 function card(r) {
   const body = h("tbody", {});
   const verdict = h("span", { class: "run-verdict" }, verdictBadge(null));
   const stop = h("button", { type: "button", class: "danger stop", disabled: !can(s, "operator") }, "stop");
-  const entry = { body, verdict, stop, cells: new Map() };
+  const liveBody = h("tbody", {});
+  const strip = h("canvas", { class: "live-strip", width: 600, height: 90 });
+  const entry = { body, verdict, stop, cells: new Map(), liveBody, strip, points: new Map(), liveCell: null };
   entry.card = h("section", { class: "live-card", "data-run": key(r.appliance, r.run) },
     h("h2", {}, r.appliance, " · ", h("span", { class: "small" }, r.run)),
     h("p", { class: "plan-line small" }, ""),
     h("p", {}, "verdict: ", verdict, " ", h("span", { class: "run-link", hidden: true }, runLink(r.appliance, r.run, "open the run page"))),
+    h("p", { class: "offline-line", hidden: true }, ""),
     h("table", {}, h("thead", {}, h("tr", {}, ["cell", "name", "progress", "verdict", "max (us)", "p99 (us)"].map((x) => h("th", {}, x)))), body),
+    h("div", { class: "live-figures", hidden: true },
+      h("p", { class: "live-title small" }, "live"),
+      h("table", { class: "live-threads" }, h("thead", {}, h("tr", {}, ["thread", "CPU", "min (us)", "act (us)", "avg (us)", "max (us)", "samples"].map((x) => h("th", {}, x)))), liveBody),
+      strip),
     stop);
   stop.addEventListener("click", async () => {
     if (!confirm("Stop run " + r.run + " on " + r.appliance + "? The cell under way ends with a partial result.")) return;
@@ -106,7 +196,8 @@ async function loadState(r) {
       + (run.started_by ? " · started by " + run.started_by : "");
     const planned = run.cells_planned || (run.progress && run.progress.cells) || 0;
     for (let c = 1; c <= planned; c++) ensureCell(entry, c);
-    if (run.progress && run.progress.cell) setProgress(entry, run.progress.cell, run.progress.percent || 0);
+    // The stored progress is a cell's start (its percent the plan's share); the live figures bring the cell's own.
+    if (run.progress && run.progress.cell) setProgress(entry, run.progress.cell, 0);
     for (const c of run.cells || []) setCell(entry, c);
     if (run.verdict) setResult(entry, run);
   } catch (e) {
@@ -184,7 +275,15 @@ events({ appliance: appliances }, {
   },
   progress: (e) => {
     const entry = cards.get(key(e.appliance, e.run));
-    if (entry) setProgress(entry, e.cell, e.percent || 0, e.cell_name);
+    // A plan's progress message marks a cell's start (its percent is the plan's share): the cell is at 0 %.
+    if (entry) setProgress(entry, e.cell, e.kind === "plan" ? 0 : e.percent || 0, e.cell_name);
+  },
+  live: (e) => {
+    const entry = cards.get(key(e.appliance, e.run));
+    if (entry && !entry.card.dataset.verdict) setLive(entry, e);
+  },
+  status: (e) => {
+    for (const r of runs) if (r.appliance === e.appliance) setOnline(cards.get(key(r.appliance, r.run)), e);
   },
   cell: (e) => {
     const entry = cards.get(key(e.appliance, e.run));

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.awt.image.BufferedImage;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -16,6 +17,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -427,6 +429,60 @@ class ControlRoomWebIT {
      * result kept (state stopped, the cell's figures and plots on the run page) and is not
      * a PASS: it did not run the plan to its end.
      */
+    /** The strip's colour of thread 0 (live.js's STRIP_COLOURS[0]). */
+    private static final int STRIP_THREAD0 = 0x1565c0;
+
+    /**
+     * Live figures while the cell runs (issue 32 item 2): the per-thread row (min, act, avg,
+     * max, samples) is filled and its samples grow between two updates, the progress within
+     * the cell is short of 100 %, and the latency-over-time strip drew thread 0's line (pixels).
+     */
+    private void liveFiguresWhileTheCellRuns(WebElement card) throws Exception {
+        long first = browser.await(30, d -> {
+            List<WebElement> s = card.findElements(By.cssSelector(".live-threads td.samples"));
+            long n = s.isEmpty() ? 0 : Long.parseLong(s.get(0).getText().trim());
+            return n > 0 ? n : null;
+        });
+        for (String cell : new String[] {"min", "act", "avg", "max"}) {
+            String v = card.findElement(By.cssSelector(".live-threads td." + cell)).getText().trim();
+            assertTrue(v.matches("[0-9.]+"), cell + " shows '" + v + "'");
+        }
+        long later = browser.await(10, d -> {
+            long n = Long.parseLong(card.findElement(By.cssSelector(".live-threads td.samples")).getText().trim());
+            return n > first ? n : null;
+        });
+        assertTrue(later > first);
+        String title = card.findElement(By.cssSelector(".live-title")).getText();
+        assertTrue(title.contains("cell 1 of 1") && !title.contains("100 %"), title);
+        // A few figures in: the strip's line is long enough to count.
+        browser.await(10, d -> near(shotOf(card.findElement(By.cssSelector("canvas.live-strip"))), STRIP_THREAD0) > 20
+                ? Boolean.TRUE : null);
+    }
+
+    private static BufferedImage shotOf(WebElement e) {
+        try {
+            return Browser.shot(e);
+        } catch (IOException x) {
+            throw new java.io.UncheckedIOException(x);
+        }
+    }
+
+    /** Pixels within a small distance of {@code rgb} (the strip's line is anti-aliased). */
+    private static int near(BufferedImage img, int rgb) {
+        int n = 0;
+        for (int y = 0; y < img.getHeight(); y++) {
+            for (int x = 0; x < img.getWidth(); x++) {
+                int p = img.getRGB(x, y);
+                int d = Math.abs(((p >> 16) & 255) - ((rgb >> 16) & 255)) + Math.abs(((p >> 8) & 255) - ((rgb >> 8) & 255))
+                        + Math.abs((p & 255) - (rgb & 255));
+                if (d < 60) {
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
     private void stopALiveRun(String base) throws Exception {
         browser.open(base + "/ui/start.html?appliances=a1");
         browser.awaitElement(30, "tr[data-appliance='a1'] input.serial");
@@ -449,6 +505,7 @@ class ControlRoomWebIT {
             }
             return null;
         });
+        liveFiguresWhileTheCellRuns(card);
         Thread.sleep(4000); // fixed: a few seconds measured before the stop, the scenario's time window
         WebElement stop = card.findElement(By.cssSelector("button.stop"));
         assertTrue(stop.isEnabled(), "the run ended before it was stopped: " + card.getText());

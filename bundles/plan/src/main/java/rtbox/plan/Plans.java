@@ -195,6 +195,17 @@ public interface Plans {
         default void progress(int index, int count, double fraction) {
         }
 
+        /**
+         * A measuring thread of cell {@code index}, announced once before it measures (by probes
+         * that publish their figures: rtbox.core's {@code Runner.ProgressListener.measuring}), for
+         * a display that reads them while the cell runs; called on the cell's run thread, not in
+         * the measuring loop.
+         *
+         * @since 2.4
+         */
+        default void measuring(int index, rtbox.api.LiveThread thread) {
+        }
+
         /** After the cell's result is in the journal. */
         default void cellFinished(CellResult cell, int count) {
         }

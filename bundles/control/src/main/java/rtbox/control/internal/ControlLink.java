@@ -33,7 +33,8 @@ public class ControlLink {
     void activate(Settings s) throws Exception {
         try {
             link = startFailure.attempt(() -> new MqttLink(s.brokers(), s.clientId(), s.username(),
-                    MqttLink.readSecret(s.passwordFile()), s.tlsTrustStore(), s.sharedGroup(), ingest.ingest()));
+                    MqttLink.readSecret(s.passwordFile()), s.tlsTrustStore(), s.sharedGroup(), ingest.ingest(),
+                    new LiveRelay(ingest.events())));
             operations.attach(link);
             startFailure.attempt(() -> {
                 link.connect(30_000);

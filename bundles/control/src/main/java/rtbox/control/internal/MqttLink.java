@@ -90,7 +90,7 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
      * instance needs (status for the fleet page, replies, live progress).
      */
     static final String[] UNSHARED_TOPICS = {Decoder.UP + "+/status", Decoder.UP + "+/reply/#",
-        Decoder.UP + "+/runs/+/progress"};
+        Decoder.UP + "+/runs/+/progress", Decoder.UP + "+/live"};
     private final SharedIngest shared;
 
     private final BlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
@@ -106,7 +106,7 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
      * MQTT 5 session of their own, and this one takes the rest.
      */
     MqttLink(String broker, String clientId, String user, String password, String trustStore, String sharedGroup,
-            Ingest ingest) throws MqttException, IOException, GeneralSecurityException {
+            Ingest ingest, LiveRelay live) throws MqttException, IOException, GeneralSecurityException {
         this.ingest = ingest;
         // A cluster's nodes, tried in order at each (re)connection (docs/fleet.md).
         javax.net.SocketFactory tls = trustStore != null && !trustStore.isEmpty()
@@ -148,6 +148,13 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
                 long on = connections.current();
                 int id = message.getId();
                 int qos = message.getQos();
+                if (live.offer(topic, message.getPayload())) {
+                    // Live figures: relayed to the pages here, never stored (LiveRelay).
+                    if (qos > 0) {
+                        client.messageArrivedComplete(id, qos);
+                    }
+                    return;
+                }
                 enqueue(topic, message.getPayload(), () -> acknowledge(id, qos, on));
             }
 

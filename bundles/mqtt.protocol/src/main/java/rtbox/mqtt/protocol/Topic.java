@@ -5,9 +5,11 @@ package rtbox.mqtt.protocol;
  * of message it carries, and the run, request id or verb in it (null where the kind has none).
  */
 public record Topic(Kind kind, String appliance, String run, String requestId, String verb) {
-    /** What a topic carries; the first five go up from an appliance, {@code COMMAND} down to it. */
+    /** What a topic carries; all but {@code COMMAND} go up from an appliance, {@code COMMAND} down to it. */
     public enum Kind {
-        STATUS, PROGRESS, CELL, RESULT, REPLY, COMMAND;
+        STATUS, PROGRESS, CELL, RESULT, REPLY, COMMAND,
+        /** The live figures of the run under way ({@code up/ID/live}; since 1.5). */
+        LIVE;
 
         /** True for the appliance's own tree ({@code rtbox/v1/up/ID/...}). */
         public boolean up() {
@@ -24,6 +26,7 @@ public record Topic(Kind kind, String appliance, String run, String requestId, S
             case CELL: return Topics.cell(appliance, run);
             case RESULT: return Topics.result(appliance, run);
             case REPLY: return Topics.reply(appliance, requestId);
+            case LIVE: return Topics.live(appliance);
             default: return Topics.command(appliance, verb);
         }
     }

@@ -64,6 +64,14 @@ public final class Topics {
         return up(appliance) + "/status";
     }
 
+    /** The live figures of the run under way (QoS 0, not retained; since 1.5). */
+    public static String live(String appliance) {
+        return up(appliance) + "/live";
+    }
+
+    /** Every appliance's live figures, for a control room. */
+    public static final String ALL_LIVE = ROOT + "/up/+/live";
+
     public static String progress(String appliance, String run) {
         return up(appliance) + "/runs/" + run + "/progress";
     }
@@ -144,6 +152,9 @@ public final class Topics {
             if (l.length == 3 && "status".equals(l[2])) {
                 return new Topic(Topic.Kind.STATUS, appliance, null, null, null);
             }
+            if (l.length == 3 && "live".equals(l[2])) {
+                return new Topic(Topic.Kind.LIVE, appliance, null, null, null);
+            }
             if (l.length == 4 && "reply".equals(l[2])) {
                 return new Topic(Topic.Kind.REPLY, appliance, null, id(topic, "request id", l[3]), null);
             }
@@ -157,7 +168,7 @@ public final class Topics {
                 }
             }
         }
-        throw new ProtocolException("topic", "'" + topic + "' is not one of rtbox's topics: up/ID/status,"
+        throw new ProtocolException("topic", "'" + topic + "' is not one of rtbox's topics: up/ID/status, up/ID/live,"
                 + " up/ID/runs/RUN/progress|cell|result, up/ID/reply/REQUESTID, down/ID/cmd/VERB");
     }
 

@@ -3,8 +3,9 @@
  * the messages as typed records ({@link rtbox.mqtt.protocol.Message} and its kinds), and one
  * {@link rtbox.mqtt.protocol.Codec} that writes and reads every one of them. Both ends use it: the
  * appliance (rtbox.mqtt), {@code rtbox ctl}, {@code rtbox job}'s report and the control room, so
- * the wire shape exists once.
+ * the wire shape exists once. 1.5.0: live figures ({@link rtbox.mqtt.protocol.Live}, {@link rtbox.mqtt.protocol.LiveCodec},
+ * {@code up/ID/live}, {@link rtbox.mqtt.protocol.Topic.Kind#LIVE}).
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.4.0")
+@org.osgi.annotation.versioning.Version("1.5.0")
 package rtbox.mqtt.protocol;

@@ -158,6 +158,13 @@ public class Appliance {
             judge(trial, trialDir, d, c, link);
         }
         c.scheduleWithFixedDelay(s.activity()::tick, 500, 500, TimeUnit.MILLISECONDS);
+        int liveMs = config.liveIntervalMillis();
+        if (liveMs > 0) {
+            LiveFeed feed = new LiveFeed(s);
+            Link liveLink = link;
+            c.scheduleAtFixedRate(() -> feed.tick(liveLink), Math.max(100, liveMs), Math.max(100, liveMs),
+                    TimeUnit.MILLISECONDS);
+        }
         c.scheduleWithFixedDelay(s::retryPending, 1, 1, TimeUnit.SECONDS);
         link.start();
     }

@@ -20,7 +20,7 @@ import rtbox.mqtt.protocol.Status;
 import rtbox.mqtt.protocol.Topics;
 
 /**
- * Over 400 lines: the connection's whole life (connect, subscribe, status, drain, the loss and
+ * Over 400 lines: the connection's whole life (connect, subscribe, status, live figures, drain, the loss and
  * what a loss means for Paho's store and for a message the broker keeps refusing) shares the
  * one client and the io thread's state; split apart, each part would reach into the others'.
  *
@@ -144,6 +144,34 @@ final class Link {
     void drainSoon() {
         if (!closing) {
             io.execute(this::drain);
+        }
+    }
+
+    /** The newest live message not handed to the client yet: one at most waits, older ones are replaced. */
+    private final java.util.concurrent.atomic.AtomicReference<byte[][]> live = new java.util.concurrent.atomic.AtomicReference<>();
+
+    /**
+     * Sends a live message at QoS 0, soon, on the io thread, if connected: never stored, never
+     * sent again. While the io thread is busy (draining the outbox) only the newest one waits.
+     */
+    void publishLive(String topic, byte[] payload) {
+        if (closing || !connected) {
+            return;
+        }
+        if (live.getAndSet(new byte[][] {topic.getBytes(java.nio.charset.StandardCharsets.UTF_8), payload}) == null) {
+            io.execute(this::sendLive);
+        }
+    }
+
+    private void sendLive() {
+        byte[][] m = live.getAndSet(null);
+        if (m == null || !connected) {
+            return;
+        }
+        try {
+            client.publish(new String(m[0], java.nio.charset.StandardCharsets.UTF_8), m[1], 0, false);
+        } catch (MqttException e) {
+            // Paho's in-flight window is full or the connection just went: the next one replaces it.
         }
     }
 

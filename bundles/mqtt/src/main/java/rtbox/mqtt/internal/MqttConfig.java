@@ -33,6 +33,11 @@ public @interface MqttConfig {
             + " retained message on one node only, and takes an appliance not heard from for a while as offline.")
     int statusHeartbeatSeconds() default 30;
 
+    @AttributeDefinition(description = "Milliseconds between live figures of the run under way (per thread min, act,"
+            + " avg, max, samples, and the progress within the cell), sent at QoS 0 outside the outbox to"
+            + " rtbox/v1/up/ID/live; 0: none. At least 100.")
+    int liveIntervalMillis() default 500;
+
     @AttributeDefinition(description = "Seconds to wait for a connection before trying again.")
     int connectTimeoutSeconds() default 10;
 

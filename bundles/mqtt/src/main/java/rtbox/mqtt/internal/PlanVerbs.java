@@ -218,8 +218,7 @@ public class PlanVerbs implements Verbs {
 
         @Override
         public void cellStarted(int index, int count, String cellName) {
-            session.cell = index;
-            session.fraction = 0;
+            session.cellStarted(index, cellName);
             String appliance = station.appliance();
             station.queueAt(session, Topics.progress(appliance, session.id), PlanMessages.progressSeq(index),
                     PlanMessages.progress(appliance, session.id, planName, index, count, cellName));
@@ -229,6 +228,11 @@ public class PlanVerbs implements Verbs {
         @Override
         public void progress(int index, int count, double fraction) {
             session.fraction = fraction;
+        }
+
+        @Override
+        public void measuring(int index, rtbox.api.LiveThread thread) {
+            session.measuring(thread);
         }
 
         @Override

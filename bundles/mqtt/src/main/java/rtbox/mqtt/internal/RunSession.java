@@ -39,6 +39,14 @@ final class RunSession {
     volatile double fraction;
     /** A plan's cell under way (0-based) and its number of cells. */
     volatile int cell, cells;
+    /** The name of a plan's cell under way. */
+    volatile String cellName;
+    private static final rtbox.api.LiveThread[] NO_THREADS = {};
+    /**
+     * The measuring threads of the run, or of the plan's cell, under way, read for live figures
+     * ({@link LiveFeed}): replaced whole, never changed in place, so a reader needs no lock.
+     */
+    private volatile rtbox.api.LiveThread[] live = NO_THREADS;
     int lastStep = -1;
     /** A stop was asked for (read by the run through its listener, so that none is lost before it got under way). */
     volatile boolean stopAsked;
@@ -63,6 +71,25 @@ final class RunSession {
 
     boolean plan() {
         return PLAN.equals(kind);
+    }
+
+    /** A measuring thread announced itself (on the run thread, before it measures). */
+    synchronized void measuring(rtbox.api.LiveThread t) {
+        rtbox.api.LiveThread[] more = java.util.Arrays.copyOf(live, live.length + 1);
+        more[live.length] = t;
+        live = more;
+    }
+
+    /** A plan's next cell starts: the last one's threads are done. */
+    void cellStarted(int index, String name) {
+        live = NO_THREADS;
+        cellName = name;
+        fraction = 0;
+        cell = index;
+    }
+
+    rtbox.api.LiveThread[] live() {
+        return live;
     }
 
     /** The last sequence number queued. */

@@ -114,6 +114,11 @@ public class RunVerbs implements Verbs {
                 }
 
                 @Override
+                public void measuring(rtbox.api.LiveThread thread) {
+                    s.measuring(thread);
+                }
+
+                @Override
                 public boolean stopRequested() {
                     return s.stopAsked;
                 }

@@ -347,6 +347,11 @@ public class PlanService implements Plans {
                 }
 
                 @Override
+                public void measuring(rtbox.api.LiveThread thread) {
+                    l.measuring(c.index(), thread);
+                }
+
+                @Override
                 public boolean stopRequested() {
                     return stopRequested;
                 }
