@@ -126,15 +126,23 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
         client.setCallback(new MqttCallbackExtended() {
             @Override
             public void connectComplete(boolean reconnect, String serverURI) {
-                try {
-                    int[] qos = new int[topics.length];
-                    java.util.Arrays.fill(qos, 1);
-                    client.subscribe(topics, qos);
-                    LOG.info("{} to {}", reconnect ? "reconnected" : "connected", serverURI);
-                } catch (MqttException e) {
-                    LOG.warn("cannot subscribe to {}: {}", String.join(", ", topics), String.valueOf(e));
-                }
-                announce(clientId);
+                // Off Paho's callback thread: a blocking subscribe there waits for its SUBACK
+                // while the broker sends first what it kept for this session; past ten of them
+                // Paho's receiver blocks on the full callback queue, never reads the SUBACK, and
+                // nothing is acknowledged again (a restart after a kill with results queued).
+                Thread t = new Thread(() -> {
+                    try {
+                        int[] qos = new int[topics.length];
+                        java.util.Arrays.fill(qos, 1);
+                        client.subscribe(topics, qos);
+                        LOG.info("{} to {}", reconnect ? "reconnected" : "connected", serverURI);
+                    } catch (MqttException e) {
+                        LOG.warn("cannot subscribe to {}: {}", String.join(", ", topics), String.valueOf(e));
+                    }
+                    announce(clientId);
+                }, "rtbox-control-subscribe");
+                t.setDaemon(true);
+                t.start();
             }
 
             @Override

@@ -72,16 +72,23 @@ final class SharedIngest implements AutoCloseable {
         client.setCallback(new MqttCallback() {
             @Override
             public void connectComplete(boolean reconnect, String uri) {
-                try {
-                    MqttSubscription[] subs = new MqttSubscription[RUN_TOPICS.length];
-                    for (int i = 0; i < subs.length; i++) {
-                        subs[i] = new MqttSubscription("$share/" + group + "/" + RUN_TOPICS[i], 1);
+                // Off Paho's callback thread, as MqttLink does: the messages kept for this session
+                // come before the SUBACK and would block the receiver that must read it.
+                Thread t = new Thread(() -> {
+                    try {
+                        MqttSubscription[] subs = new MqttSubscription[RUN_TOPICS.length];
+                        for (int i = 0; i < subs.length; i++) {
+                            subs[i] = new MqttSubscription("$share/" + group + "/" + RUN_TOPICS[i], 1);
+                        }
+                        client.subscribe(subs);
+                        LOG.info("{} to {}: results shared in group {}", reconnect ? "reconnected" : "connected", uri,
+                                group);
+                    } catch (MqttException e) {
+                        LOG.warn("cannot subscribe to the shared results of group {}: {}", group, String.valueOf(e));
                     }
-                    client.subscribe(subs);
-                    LOG.info("{} to {}: results shared in group {}", reconnect ? "reconnected" : "connected", uri, group);
-                } catch (MqttException e) {
-                    LOG.warn("cannot subscribe to the shared results of group {}: {}", group, String.valueOf(e));
-                }
+                }, "rtbox-control-subscribe-shared");
+                t.setDaemon(true);
+                t.start();
             }
 
             @Override
