@@ -2,12 +2,10 @@ package rtbox.control.internal;
 
 import java.util.concurrent.ConcurrentHashMap;
 
-import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 
 import rtbox.mqtt.protocol.Live;
 import rtbox.mqtt.protocol.LiveCodec;
-import rtbox.mqtt.protocol.LiveLine;
 import rtbox.mqtt.protocol.ProtocolException;
 import rtbox.mqtt.protocol.Topics;
 
@@ -76,21 +74,7 @@ final class LiveRelay {
             o.addProperty("cell_name", l.cellName());
         }
         o.addProperty("percent", l.percent());
-        JsonArray threads = new JsonArray();
-        for (LiveLine t : l.threads()) {
-            JsonObject th = new JsonObject();
-            th.addProperty("thread", t.thread());
-            th.addProperty("cpu", t.cpu());
-            th.addProperty("samples", t.samples());
-            th.addProperty("min_us", t.minUs());
-            th.addProperty("act_us", t.actUs());
-            if (Double.isFinite(t.avgUs())) {
-                th.addProperty("avg_us", t.avgUs());
-            }
-            th.addProperty("max_us", t.maxUs());
-            threads.add(th);
-        }
-        o.add("threads", threads);
+        o.add("threads", LiveCodec.threads(l.threads()));
         return o;
     }
 }

@@ -31,20 +31,30 @@ public final class LiveCodec {
         o.addProperty("cells", l.cells());
         o.addProperty("cell_name", l.cellName());
         o.addProperty("percent", l.percent());
+        o.add("threads", threads(l.threads()));
+        return Json.write(o);
+    }
+
+    /**
+     * The threads' lines as the message carries them (and the control room relays them to its
+     * pages): {@code avg_us} left out before the first sample, when there is no average.
+     */
+    public static JsonArray threads(List<LiveLine> lines) {
         JsonArray threads = new JsonArray();
-        for (LiveLine t : l.threads()) {
+        for (LiveLine t : lines) {
             JsonObject th = new JsonObject();
             th.addProperty("thread", t.thread());
             th.addProperty("cpu", t.cpu());
             th.addProperty("samples", t.samples());
             th.addProperty("min_us", t.minUs());
             th.addProperty("act_us", t.actUs());
-            th.addProperty("avg_us", t.avgUs());
+            if (Double.isFinite(t.avgUs())) {
+                th.addProperty("avg_us", t.avgUs());
+            }
             th.addProperty("max_us", t.maxUs());
             threads.add(th);
         }
-        o.add("threads", threads);
-        return Json.write(o);
+        return threads;
     }
 
     /** A live message on {@code topic}; the topic and the payload's appliance must agree. */
