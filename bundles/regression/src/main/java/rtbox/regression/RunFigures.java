@@ -1,6 +1,8 @@
 package rtbox.regression;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import com.google.gson.JsonElement;
@@ -9,9 +11,9 @@ import com.google.gson.JsonParser;
 import com.google.gson.JsonParseException;
 
 import rtbox.api.result.RunReport;
-import rtbox.api.result.ThreadResult;
 import rtbox.plan.CellResult;
 import rtbox.plan.PlanRun;
+import rtbox.report.CellFigures;
 import rtbox.report.PlanReports;
 import rtbox.report.Reports;
 
@@ -34,6 +36,49 @@ public record RunFigures(String source, String plan, Map<String, Map<Figure, Dou
             }
         }
         return new RunFigures(source, run.plan(), cells);
+    }
+
+    /**
+     * A plan run as the runs it holds: one per repetition when its plan repeats its cells
+     * ({@code "repetitions"}: a repeated cell keeps its name, its k-th occurrence is repetition k),
+     * named {@code source#k}; else the run itself, as {@link #of(PlanRun, String)}.
+     *
+     * @since 1.1
+     */
+    public static List<RunFigures> repetitions(PlanRun run, String source) {
+        List<Map<String, Map<Figure, Double>>> reps = new ArrayList<>();
+        Map<String, Integer> seen = new LinkedHashMap<>();
+        for (CellResult c : run.cells()) {
+            int k = seen.merge(c.name(), 1, Integer::sum);
+            while (reps.size() < k) {
+                reps.add(new LinkedHashMap<>());
+            }
+            if (c.report() != null && c.report().result() != null) {
+                reps.get(k - 1).put(c.name(), figures(c.report()));
+            }
+        }
+        if (reps.size() <= 1) {
+            return List.of(of(run, source));
+        }
+        List<RunFigures> out = new ArrayList<>();
+        for (int k = 0; k < reps.size(); k++) {
+            out.add(new RunFigures(source + "#" + (k + 1), run.plan(), reps.get(k)));
+        }
+        return out;
+    }
+
+    /**
+     * A result file as the runs it holds: a repeating plan's report.json as one run per
+     * repetition ({@link #repetitions}), any other as {@link #fromJson}.
+     *
+     * @since 1.1
+     */
+    public static List<RunFigures> allFromJson(String json, String source) {
+        RunFigures whole = fromJson(json, source);
+        if (whole.plan() == null) {
+            return List.of(whole);
+        }
+        return repetitions(PlanReports.fromJson(json), source);
     }
 
     /** A single run ({@code rtbox run --report FILE}): one cell named after its probe. */
@@ -80,20 +125,13 @@ public record RunFigures(String source, String plan, Map<String, Map<Figure, Dou
 
     static Map<Figure, Double> figures(RunReport r) {
         Map<Figure, Double> f = new LinkedHashMap<>();
-        long p50 = 0, p99 = 0, p999 = 0, max = 0, missed = 0;
-        for (ThreadResult t : r.result().threads()) {
-            p50 = Math.max(p50, t.latency().p50Ns());
-            p99 = Math.max(p99, t.latency().p99Ns());
-            p999 = Math.max(p999, t.latency().p999Ns());
-            max = Math.max(max, t.latency().maxNs());
-            missed += t.missedDeadlines();
-        }
-        if (!r.result().threads().isEmpty()) {
-            f.put(Figure.P50, p50 / 1000.0);
-            f.put(Figure.P99, p99 / 1000.0);
-            f.put(Figure.P999, p999 / 1000.0);
-            f.put(Figure.MAX, max / 1000.0);
-            f.put(Figure.MISSED_DEADLINES, (double) missed);
+        CellFigures c = CellFigures.of(r); // rtbox.report's one reading of a run's figures
+        if (c != null) {
+            f.put(Figure.P50, c.p50Us());
+            f.put(Figure.P99, c.p99Us());
+            f.put(Figure.P999, c.p999Us());
+            f.put(Figure.MAX, c.maxUs());
+            f.put(Figure.MISSED_DEADLINES, (double) c.missedDeadlines());
         }
         Map<String, Double> probeFigures = r.result().figures();
         if (probeFigures != null && probeFigures.get("xruns") != null) {

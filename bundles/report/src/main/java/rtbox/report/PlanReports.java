@@ -79,6 +79,9 @@ public final class PlanReports {
             b.append('\n').append(cellSummary(c, run.cellsPlanned()));
         }
         b.append('\n').append(table(run));
+        if (Repetitions.applies(run)) {
+            b.append('\n').append(Repetitions.text(run));
+        }
         if (GraphTable.applies(run)) {
             b.append('\n').append(GraphTable.text(run));
         }

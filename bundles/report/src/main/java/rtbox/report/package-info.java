@@ -6,8 +6,10 @@
  * a self-contained HTML page whose plots are drawn by uPlot and rtbox's plots.js, both inlined (latency histograms per CPU on log axes with the
  * thresholds drawn, all cells overlaid, spikes over time coloured by cause, and the
  * matrix table of cells), readable offline and in any browser; and {@link
- * rtbox.report.PlotAssets}, the same plot code for the control room's pages.
+ * rtbox.report.PlotAssets}, the same plot code for the control room's pages. 1.4.0: {@link
+ * rtbox.report.CellFigures}, a run's figures as a verdict reads them, and {@link
+ * rtbox.report.Repetitions}, a repeating plan's figures per cell as median and range.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.3.0")
+@org.osgi.annotation.versioning.Version("1.4.0")
 package rtbox.report;

@@ -15,6 +15,11 @@ import rtbox.core.Thresholds;
 record Cell(int index, String name, String source, Map<String, String> axes, String probe, RunParameters parameters,
         PolicySpec policy, Map<String, String> tuning, List<LoadSpec> loads, Thresholds thresholds, boolean pwcet) {
 
+    /** The same cell at another place in the run (its next repetition). */
+    Cell at(int newIndex) {
+        return new Cell(newIndex, name, source, axes, probe, parameters, policy, tuning, loads, thresholds, pwcet);
+    }
+
     /** Whether the scheduling tuner must take part. */
     boolean needsTuner() {
         return policy.needsTuner() || !tuning.isEmpty();

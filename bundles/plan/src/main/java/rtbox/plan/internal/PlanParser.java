@@ -32,7 +32,10 @@ import rtbox.json.StrictJson;
  * at the first. Then expands the plan into cells: the top level is the base; each
  * entry of "cells" overrides it (objects "parameters", "tuning" and "thresholds" key
  * by key, anything else whole); "matrix" multiplies every cell by its "policy" values
- * (replacing the cell's policy) and its named "load" sets (added to the cell's loads).
+ * (replacing the cell's policy) and its named "load" sets (added to the cell's loads);
+ * "repetitions" runs the whole list of cells that many times, interleaved (cell 1, cell 2, ...,
+ * cell 1, cell 2, ...), so that a drift of the machine spreads over every cell alike. A repeated
+ * cell keeps its name: its k-th occurrence in the run is its k-th repetition.
  */
 final class PlanParser {
     static final int VERSION = 1;
@@ -41,7 +44,10 @@ final class PlanParser {
     /** Most cells in one plan, the matrix expanded: 1000 one-minute cells are 17 hours. */
     static final int MAX_CELLS = 1000;
     /** The plan's own members ({@code $schema}: the schema an editor completes with, docs/schema/plan.schema.json). */
-    static final Set<String> TOP = Set.of("$schema", "rtbox_plan", "name", "description", "matrix", "cells");
+    static final Set<String> TOP = Set.of("$schema", "rtbox_plan", "name", "description", "matrix", "cells",
+            "repetitions");
+    /** Most repetitions of a plan's cells: more runs than any comparison of two sets needs. */
+    static final int MAX_REPETITIONS = 100;
     /** A cell's members: a run request's (rtbox.core's RunRequests, the one reader) and its name. */
     private static final Set<String> CELL_ONLY = Set.of("name");
     static final Set<String> AXES = Set.of("policy", "load");
@@ -131,18 +137,21 @@ final class PlanParser {
                 }
             }
         }
+        int repetitions = repetitions(o.get("repetitions"));
         long axes = (long) (policies == null ? 1 : policies.size()) * (loadSets == null ? 1 : loadSets.size());
-        long planned = specs.size() * axes;
+        long planned = specs.size() * axes * repetitions;
         if (planned > MAX_CELLS) {
             // Checked before the cells are made: a 1000 x 1000 matrix was a million cells, and no reply.
             problems.add("$: the plan has " + planned + " cells (" + specs.size() + " cell entries x " + axes
-                    + " matrix combinations): at most " + MAX_CELLS + "; split it into several plans");
+                    + " matrix combinations" + (repetitions > 1 ? " x " + repetitions + " repetitions" : "")
+                    + "): at most " + MAX_CELLS + "; split it into several plans");
             return new Parsed(name == null ? "" : name, description, List.of(), problems);
         }
         long totalNs = 0;
         for (Spec s : specs) {
             Long d = s.f.durationNs();
-            totalNs += d == null ? 0 : Math.min(d, rtbox.core.toolkit.ParameterChecks.MAX_DURATION_NS) * axes;
+            totalNs += d == null ? 0
+                    : Math.min(d, rtbox.core.toolkit.ParameterChecks.MAX_DURATION_NS) * axes * repetitions;
         }
         if (totalNs > rtbox.core.toolkit.ParameterChecks.MAX_DURATION_NS) {
             problems.add("$: the cells' durations add up to " + Math.round(totalNs / 3600e9) + " h: at most "
@@ -166,10 +175,39 @@ final class PlanParser {
                 }
             }
         }
+        if (repetitions > 1) {
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            for (Cell c : out) {
+                if (!seen.add(c.name())) {
+                    // A repetition is told by its name's occurrence: two cells of one name would mix.
+                    problems.add(c.source() + ": a second cell named '" + c.name() + "': with \"repetitions\" every"
+                            + " cell needs a name of its own (a repeated cell is known by its name)");
+                }
+            }
+        }
         if (!problems.isEmpty()) {
             return new Parsed(name == null ? "" : name, description, List.of(), problems);
         }
-        return new Parsed(name, description, out, problems, List.copyOf(notes));
+        List<Cell> repeated = new ArrayList<>(out);
+        for (int r = 2; r <= repetitions; r++) {
+            for (Cell c : out) {
+                repeated.add(c.at(repeated.size()));
+            }
+        }
+        return new Parsed(name, description, repeated, problems, List.copyOf(notes));
+    }
+
+    /** {@code "repetitions"}: 1 when absent; a whole number 1 to {@link #MAX_REPETITIONS}. */
+    private int repetitions(JsonElement e) {
+        if (e == null) {
+            return 1;
+        }
+        if (!isInt(e) || e.getAsLong() < 1 || e.getAsLong() > MAX_REPETITIONS) {
+            problems.add("$.repetitions: expected a whole number of runs of each cell from 1 to " + MAX_REPETITIONS
+                    + ", e.g. 5, found " + e);
+            return 1;
+        }
+        return e.getAsInt();
     }
 
     private Cell cell(int index, Spec s, PolicySpec axisPolicy, Map.Entry<String, List<LoadSpec>> axisLoad) {

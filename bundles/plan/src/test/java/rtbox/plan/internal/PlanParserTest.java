@@ -184,6 +184,75 @@ class PlanParserTest {
         assertTrue(n >= 3, "quick, standard FAT and seed-004 plans ship in plans/");
     }
 
+    /** A cell as far as a run can tell it: everything the runner, the tuner and the report get from it. */
+    static String describe(Cell c) {
+        return c.index() + "|" + c.name() + "|" + c.source() + "|" + c.axes() + "|" + c.probe() + "|"
+                + c.policy().text() + "|" + c.tuning() + "|" + c.loads() + "|" + c.pwcet() + "|"
+                + c.parameters().intervalUs + "|" + java.util.Arrays.toString(c.parameters().cpus) + "|"
+                + c.parameters().durationNs + "|" + c.parameters().warmupNs + "|" + c.parameters().priority + "|"
+                + c.parameters().options + "|" + c.thresholds();
+    }
+
+    /**
+     * Issue 35 item 3: every shipped plan (none repeats) reads as before "repetitions" existed,
+     * the same as with "repetitions": 1; with 3 its cells run three times interleaved, each
+     * repetition the same cells in the same order under the same names, indexed on.
+     */
+    @Test
+    void repetitionsInterleaveTheCellsAndLeaveOldPlansAsTheyWere() throws Exception {
+        try (Stream<Path> files = Files.list(Path.of("../../plans"))) {
+            for (Path f : (Iterable<Path>) files.filter(x -> x.toString().endsWith(".json"))::iterator) {
+                String text = Files.readString(f);
+                if (text.contains("\"repetitions\"")) {
+                    continue;
+                }
+                List<String> old = PlanParser.parse(text).cells().stream().map(PlanParserTest::describe).toList();
+                for (int i = 0; i < old.size(); i++) {
+                    assertTrue(old.get(i).startsWith(i + "|"), f + ": cell " + i + " indexed " + old.get(i));
+                }
+                String once = text.replaceFirst("\\{", "{\"repetitions\": 1, ");
+                assertEquals(old, PlanParser.parse(once).cells().stream().map(PlanParserTest::describe).toList(),
+                        f + " with repetitions 1");
+                String thrice = text.replaceFirst("\\{", "{\"repetitions\": 3, ");
+                PlanParser.Parsed p = PlanParser.parse(thrice);
+                if (old.size() * 3 > PlanParser.MAX_CELLS) {
+                    continue;
+                }
+                assertEquals(List.of(), p.problems(), f.toString());
+                assertEquals(old.size() * 3, p.cells().size(), f.toString());
+                for (int r = 0; r < 3; r++) {
+                    for (int i = 0; i < old.size(); i++) {
+                        Cell c = p.cells().get(r * old.size() + i);
+                        assertEquals(r * old.size() + i, c.index());
+                        assertEquals(old.get(i).substring(old.get(i).indexOf('|')),
+                                describe(c).substring(describe(c).indexOf('|')), f + " repetition " + (r + 1));
+                    }
+                }
+            }
+        }
+        PlanParser.Parsed two = PlanParser.parse("{" + OK + ", \"repetitions\": 2, \"cells\": [{\"name\": \"idle\"},"
+                + " {\"name\": \"pipe\", \"loads\": [\"pipe\"]}]}");
+        assertEquals(List.of("idle", "pipe", "idle", "pipe"), two.cells().stream().map(Cell::name).toList());
+    }
+
+    @Test
+    void badRepetitionsAreNamedWithTheirPath() {
+        for (String bad : List.of("0", "101", "2.5", "\"3\"")) {
+            PlanParser.Parsed p = PlanParser.parse("{" + OK + ", \"repetitions\": " + bad + "}");
+            assertEquals(List.of("$.repetitions: expected a whole number of runs of each cell from 1 to 100, e.g. 5,"
+                    + " found " + bad), p.problems());
+        }
+        PlanParser.Parsed same = PlanParser.parse("{" + OK + ", \"repetitions\": 3, \"cells\": [{\"name\": \"a\"},"
+                + " {\"name\": \"a\"}]}");
+        assertEquals(List.of("$.cells[1]: a second cell named 'a': with \"repetitions\" every cell needs a name of its"
+                + " own (a repeated cell is known by its name)"), same.problems());
+        PlanParser.Parsed many = PlanParser.parse("{" + OK + ", \"repetitions\": 100, \"matrix\": {\"policy\":"
+                + " [\"fifo:1\", \"fifo:2\", \"fifo:3\", \"fifo:4\", \"fifo:5\", \"fifo:6\", \"fifo:7\", \"fifo:8\","
+                + " \"fifo:9\", \"fifo:10\", \"fifo:11\"]}}");
+        assertEquals(List.of("$: the plan has 1100 cells (1 cell entries x 11 matrix combinations x 100 repetitions):"
+                + " at most 1000; split it into several plans"), many.problems());
+    }
+
     @Test
     void plansTooBigToRunAreRefusedBeforeTheirCellsAreMade() {
         StringBuilder cells = new StringBuilder();

@@ -33,6 +33,7 @@ import rtbox.regression.RunFigures;
                 + " size and REGRESSED, IMPROVED, NO CHANGE or TOO FEW RUNS (fewer than 3 runs in a set).",
         "  rtbox compare a1/report.json a2/report.json a3/report.json -- b1/report.json b2/report.json b3/report.json",
         "Files: a plan's report.json (rtbox plan run --report DIR) or a run's JSON (rtbox run --report FILE).",
+        "A plan that repeats its cells (\"repetitions\": N) counts as N runs: rtbox compare a/report.json -- b/report.json.",
         "Exit code: 0 no change or improved, 1 regressed, 2 bad input, 3 too few runs to tell."})
 public class CompareCommand implements Callable<Integer>, Subcommand {
     static final int BAD_INPUT = 2;
@@ -77,7 +78,7 @@ public class CompareCommand implements Callable<Integer>, Subcommand {
         List<RunFigures> runs = new ArrayList<>();
         for (String name : names) {
             try {
-                runs.add(RunFigures.fromJson(Files.readString(Path.of(name), StandardCharsets.UTF_8), name));
+                runs.addAll(RunFigures.allFromJson(Files.readString(Path.of(name), StandardCharsets.UTF_8), name));
             } catch (NoSuchFileException e) {
                 throw new IllegalArgumentException(name + ": no such file");
             } catch (IOException e) {

@@ -4,6 +4,7 @@ import java.util.Locale;
 
 import rtbox.regression.Change;
 import rtbox.regression.Comparison;
+import rtbox.regression.ComparisonJson;
 import rtbox.regression.Regression;
 import rtbox.regression.Verdict;
 
@@ -46,11 +47,7 @@ public final class VerdictTable {
     }
 
     static String num(double v) {
-        if (Double.isNaN(v)) {
-            return "-";
-        }
-        return Math.abs(v) >= 100 || v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v)
-                : String.format(Locale.ROOT, "%.1f", v);
+        return ComparisonJson.format(v);
     }
 
     private static String signed(double v) {

@@ -105,6 +105,34 @@ class CompareCommandTest {
         assertEquals(2, compare(sets(a, List.of(a.get(0), "--confidence", "2"))));
     }
 
+    /**
+     * A plan that repeats its cells (issue 35 item 3) is a set by itself: one report.json of 3
+     * repetitions is 3 runs, each repetition named file#k.
+     */
+    @Test
+    void aRepeatingPlansReportIsOneRunPerRepetition() throws Exception {
+        Path a = dir.resolve("a.json"), b = dir.resolve("b.json");
+        Files.writeString(a, rtbox.report.PlanReports.json(plan(100, 120, 110)));
+        Files.writeString(b, rtbox.report.PlanReports.json(plan(2100, 2050, 2200)));
+        assertEquals(1, compare(List.of(a.toString(), "--", b.toString())), err.toString());
+        assertTrue(out.toString().contains("n = 3 + 3"), out.toString());
+        List<rtbox.regression.RunFigures> runs = rtbox.regression.RunFigures.allFromJson(Files.readString(a), "a");
+        assertEquals(List.of("a#1", "a#2", "a#3"), runs.stream().map(rtbox.regression.RunFigures::source).toList());
+        assertEquals(120.0, runs.get(1).cells().get("idle").get(rtbox.regression.Figure.MAX));
+    }
+
+    static rtbox.plan.PlanRun plan(long... maxUs) {
+        List<rtbox.plan.CellResult> cells = new ArrayList<>();
+        for (long m : maxUs) {
+            RunReport r = report(m);
+            cells.add(new rtbox.plan.CellResult(cells.size(), "idle", Map.of(), "timer", "fifo:80", List.of(), Map.of(),
+                    0, 1, r, r.verdict(), null));
+        }
+        return new rtbox.plan.PlanRun(rtbox.plan.PlanRun.SCHEMA, "r", "ab", null, null, null, 0, 1, cells.size(),
+                cells.stream().map(rtbox.plan.CellResult::name).toList(), rtbox.plan.PlanRun.COMPLETE, cells,
+                cells.get(0).verdict());
+    }
+
     static RunReport report(long maxUs) {
         long[] counts = new long[200];
         counts[10] = 990;
