@@ -233,6 +233,15 @@ class MqttCommandsIT extends MqttFixture {
         assertTrue(bad.get("message").getAsString().startsWith("duration_s must be 1 to 60"), bad.toString());
         JsonObject ready = reply(control.command(A, "readiness", ""));
         assertEquals(200, ready.get("code").getAsInt(), ready.toString());
+        // The next boot's kernel (issue 35): this machine is not the rtbox image (no /boot/syslinux.cfg with its
+        // entries), which the firmware verb says rather than writing anything; an entry in the wrong type is 400.
+        JsonObject fw = reply(control.command(A, "firmware", "\"kernel\":\"rt\""));
+        assertEquals(404, fw.get("code").getAsInt(), fw.toString());
+        assertTrue(fw.get("message").getAsString().startsWith("this machine was not started from the rtbox image: there is"
+                + " no /boot/syslinux.cfg"), fw.toString());
+        JsonObject fwBad = reply(control.command(A, "firmware", "\"kernel\":\"rt\",\"reboot\":1"));
+        assertEquals(400, fwBad.get("code").getAsInt(), fwBad.toString());
+        assertTrue(fwBad.get("message").getAsString().startsWith("reboot must be true or false"), fwBad.toString());
         assertTrue(ready.getAsJsonObject("body").has("outbox_messages"), ready.toString());
         // what a plan's start offers as choices (issue 32): this machine's CPUs and disks
         assertTrue(ready.getAsJsonObject("body").get("cpus").getAsString().matches("[0-9][0-9,-]*"), ready.toString());
@@ -246,7 +255,7 @@ class MqttCommandsIT extends MqttFixture {
         assertEquals(200, r.get("code").getAsInt());
         assertTrue(r.getAsJsonObject("body").toString().contains("rtbox.mqtt"));
         // Every verb family's component is active on a full appliance, the plan verbs too.
-        assertEquals(List.of("bundles", "get-config", "install", "plan", "readiness", "results", "run", "selftest", "set-config",
+        assertEquals(List.of("bundles", "firmware", "get-config", "install", "plan", "readiness", "results", "run", "selftest", "set-config",
                 "status", "stop", "uninstall", "update"), r.getAsJsonObject("body").getAsJsonArray("verbs").asList()
                         .stream().map(e -> e.getAsString()).toList(), r.toString());
 

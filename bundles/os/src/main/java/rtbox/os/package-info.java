@@ -13,9 +13,11 @@
  * An {@link rtbox.os.AppendLog} compacted as a stream ({@link rtbox.os.AppendLog#retain}), a
  * {@link rtbox.os.DurableFile} written from a stream (1.9.0).
  * A thread's process looked up without allocating ({@link rtbox.os.Procfs.Tgids}, 1.10.0).
+ * The kernel's preemption model ({@link rtbox.os.Preemption}), the image's boot entries and the
+ * next boot's kernel ({@link rtbox.os.BootConfig}, {@link rtbox.os.BootPartition}, 1.11.0).
  * Failures become
  * {@link rtbox.os.OsException}s that name the call and the errno.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.10.0")
+@org.osgi.annotation.versioning.Version("1.11.0")
 package rtbox.os;

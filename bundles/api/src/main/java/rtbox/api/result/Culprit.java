@@ -24,6 +24,9 @@ public record Culprit(String kind, String name, int id, int pid, String policy, 
     public static final String IRQ = "irq";
     public static final String SOFTIRQ = "softirq";
 
+    /** An interrupt's handler thread, as PREEMPT_RT (or threadirqs) names it: irq/NUMBER-HANDLER. */
+    private static final java.util.regex.Pattern IRQ_THREAD = java.util.regex.Pattern.compile("irq/(\\d+)-(.+)");
+
     /** True for an interrupt handler or a softirq. */
     public boolean isInterrupt() {
         return !TASK.equals(kind);
@@ -32,7 +35,9 @@ public record Culprit(String kind, String name, int id, int pid, String policy, 
     /**
      * The culprit as a person reads it, without its time: {@code disturber (pid 4242,
      * SCHED_FIFO 99)}, {@code IRQ 14 ata_piix}, {@code softirq NET_RX}. A thread whose id
-     * is not its process id names both.
+     * is not its process id names both. An interrupt's handler thread (PREEMPT_RT threads
+     * them) names its interrupt first: {@code IRQ 14 ata_piix, thread irq/14-ata_piix (pid 85,
+     * SCHED_FIFO 50)}.
      */
     public String who() {
         if (IRQ.equals(kind)) {
@@ -41,7 +46,13 @@ public record Culprit(String kind, String name, int id, int pid, String policy, 
         if (SOFTIRQ.equals(kind)) {
             return "softirq " + name;
         }
-        StringBuilder b = new StringBuilder(name).append(" (");
+        StringBuilder b = new StringBuilder();
+        java.util.regex.Matcher irqThread = IRQ_THREAD.matcher(name);
+        if (irqThread.matches()) {
+            // PREEMPT_RT runs interrupt handlers in threads (irq/14-ata_piix): the interrupt is the culprit
+            b.append("IRQ ").append(irqThread.group(1)).append(' ').append(irqThread.group(2)).append(", thread ");
+        }
+        b.append(name).append(" (");
         if (pid > 0 && pid != id) {
             b.append("pid ").append(pid).append(", tid ").append(id);
         } else {

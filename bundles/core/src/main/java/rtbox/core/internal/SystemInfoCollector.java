@@ -47,8 +47,10 @@ final class SystemInfoCollector {
         v.put("release", read("/proc/sys/kernel/osrelease"));
         v.put("version", read("/proc/sys/kernel/version"));
         v.put("machine", machine());
-        v.put("preemption", preemptionModel(v.get("version")));
-        v.put("realtime", "1".equals(read("/sys/kernel/realtime")) ? "1" : "0");
+        v.put("preemption", rtbox.os.Preemption.model());
+        v.put("realtime", rtbox.os.Preemption.RT.equals(v.get("preemption")) ? "1" : "0");
+        // the rtbox image's SYSLINUX entry this kernel was started from (stock, rt): "" elsewhere
+        v.put("boot_entry", rtbox.os.BootPartition.booted());
         v.put("clocksource", read("/sys/devices/system/clocksource/clocksource0/current_clocksource"));
         try {
             v.put("clock_resolution_ns", Long.toString(MonotonicClock.resolutionNanos()));
@@ -97,29 +99,6 @@ final class SystemInfoCollector {
                     + (p - r) / 1000 + " ms every " + p / 1000 + " ms";
         }
         return "unknown";
-    }
-
-    static String preemptionModel(String version) {
-        String dynamic = read("/sys/kernel/debug/sched/preempt");
-        if (!"unknown".equals(dynamic)) {
-            int open = dynamic.indexOf('('), close = dynamic.indexOf(')');
-            if (open >= 0 && close > open) {
-                return "PREEMPT_DYNAMIC (" + dynamic.substring(open + 1, close) + ")";
-            }
-        }
-        if (version == null) {
-            return "unknown";
-        }
-        if (version.contains("PREEMPT_RT")) {
-            return "PREEMPT_RT";
-        }
-        if (version.contains("PREEMPT_DYNAMIC")) {
-            return "PREEMPT_DYNAMIC (mode unknown: debugfs not mounted)";
-        }
-        if (version.contains("PREEMPT")) {
-            return "PREEMPT";
-        }
-        return "none or voluntary (no PREEMPT in the version string)";
     }
 
     private static String cpuInfo(String key) {

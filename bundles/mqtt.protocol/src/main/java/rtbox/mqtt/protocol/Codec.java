@@ -154,6 +154,9 @@ public final class Codec {
         if (s.damaged() != null) {
             o.add("damaged", Json.array(s.damaged()));
         }
+        o.addProperty("kernel", s.kernel());
+        o.addProperty("preemption", s.preemption());
+        o.addProperty("boot_entry", s.bootEntry());
         return o;
     }
 
@@ -510,7 +513,7 @@ public final class Codec {
                 online ? o.strings("workloads") : o.optStrings("workloads"),
                 online ? Long.valueOf(o.lng("outbox_messages")) : o.optLng("outbox_messages"),
                 online ? Long.valueOf(o.lng("outbox_bytes")) : o.optLng("outbox_bytes"), o.optStr("rtbox_version"),
-                o.optStrings("damaged"));
+                o.optStrings("damaged"), o.optStr("kernel"), o.optStr("preemption"), o.optStr("boot_entry"));
     }
 
     private static String run(JsonFields o) throws ProtocolException, JsonProblem {

@@ -51,6 +51,14 @@ class CodecTest {
         assertEquals(on, roundTrip(on));
         assertTrue(new String(Codec.encode(on), java.nio.charset.StandardCharsets.UTF_8)
                 .contains("\"rtbox_version\":\"rtbox 0.1.0 (git 5d51b53)\""));
+        // the kernel, its preemption model and the image's boot entry (1.6)
+        Status rt = new Status("a1", T, "online", T, false, null, null, null, null, null, null, List.of("timer"),
+                List.of(), 0L, 0L, "rtbox 0.1.0", null, "6.1.0-57-rt-686-pae", "PREEMPT_RT", "rt");
+        Status rtBack = roundTrip(rt);
+        assertEquals(rt, rtBack);
+        assertEquals("PREEMPT_RT", rtBack.preemption());
+        assertTrue(new String(Codec.encode(rt), StandardCharsets.UTF_8)
+                .contains("\"kernel\":\"6.1.0-57-rt-686-pae\",\"preemption\":\"PREEMPT_RT\",\"boot_entry\":\"rt\""));
         Status off = Status.offline("a1", T, T);
         Status back = roundTrip(off);
         assertEquals(off, back);

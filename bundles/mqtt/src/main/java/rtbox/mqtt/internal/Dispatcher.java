@@ -21,7 +21,7 @@ import rtbox.mqtt.protocol.Topics;
 final class Dispatcher {
     /** Every verb of the protocol (docs/mqtt.md), to tell "no such verb" from "not installed here". */
     private static final java.util.List<String> KNOWN = java.util.List.of("run", "plan", "results", "stop", "status",
-            "readiness", "selftest", "bundles", "install", "update", "uninstall", "get-config", "set-config");
+            "readiness", "selftest", "bundles", "install", "update", "uninstall", "get-config", "set-config", "firmware");
 
     /** Longest reply message: a value echoed from a command (a 1 MiB probe name) is cut to fit. */
     static final int MAX_MESSAGE = 1000;

@@ -30,6 +30,8 @@ import rtbox.mqtt.protocol.Status;
  * activates, handed to every {@link Verbs} call.
  */
 final class Station {
+    /** The kernel and its preemption model, for the status: read once, they do not change while it runs. */
+    private static final String KERNEL = kernelRelease(), PREEMPTION = rtbox.os.Preemption.model();
     private final String appliance;
     private final MqttConfig config;
     private final Path dataDir;
@@ -388,6 +390,14 @@ final class Station {
         return all.isEmpty() ? null : all;
     }
 
+    private static String kernelRelease() {
+        try {
+            return rtbox.os.Procfs.kernel("osrelease");
+        } catch (java.io.IOException e) {
+            return "unknown";
+        }
+    }
+
     Status status(String state) {
         Instant since = Instant.ofEpochMilli(startedMs);
         if (!Status.ONLINE.equals(state)) {
@@ -400,7 +410,8 @@ final class Station {
                 running && !plan ? s.probe : null, plan ? s.probe : null, plan ? s.cell + 1 : null,
                 plan ? s.cells : null, plan ? Math.round(s.fraction * 100) : null,
                 List.copyOf(new TreeSet<>(runner.probes())), List.copyOf(new TreeSet<>(runner.workloads())),
-                (long) outbox.size(), outbox.bytes(), Build.describe(), damaged());
+                (long) outbox.size(), outbox.bytes(), Build.describe(), damaged(), KERNEL, PREEMPTION,
+                rtbox.os.BootPartition.booted());
     }
 
     /**

@@ -28,6 +28,12 @@ public final class LibC {
     private LibC() {
     }
 
+    public static final int MS_RDONLY = 1, MS_NOSUID = 2, MS_NODEV = 4, MS_NOEXEC = 8, MS_SYNCHRONOUS = 16,
+            MS_REMOUNT = 32, MS_NOATIME = 1024, MS_NODIRATIME = 2048, MS_RELATIME = 1 << 21;
+
+    public static native int mount(String source, String target, String fstype, NativeLong flags, Pointer data)
+            throws LastErrorException;
+
     public static native int gettid();
 
     public static native int getpid();
