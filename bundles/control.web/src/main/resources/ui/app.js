@@ -1,6 +1,10 @@
 // What every page of the control room shares: the JSON API (docs/control-api.md) with the
 // session's CSRF token on every state-changing request, the log-in check, the navigation
 // bar, live events, and small DOM and number helpers. No framework: plain modules.
+// Times (time.js) and sortable tables (sort.js) are modules of their own, for every page.
+import "/ui/sort.js";
+import { zone } from "/ui/time.js";
+export { fmtTime, fmtUtc, timeOf, ago, agoOf, zone } from "/ui/time.js";
 
 const API = "/api/v1";
 let csrf = null;
@@ -101,7 +105,7 @@ function navBar(active, s) {
     }
   });
   return h("nav", { class: "top" }, h("span", { class: "brand" }, "rtbox control room"), ...links,
-    h("span", { class: "who" }, s.user + " (" + s.role + ") ",
+    h("span", { class: "who" }, h("span", { class: "zone", id: "zone", title: "times on these pages; UTC on hover" }, zone()), " ", s.user + " (" + s.role + ") ",
       h("a", { href: "/ui/tokens.html", id: "my-tokens", class: active === "tokens" ? "active" : "" }, "API tokens"), " ", out));
 }
 
@@ -165,22 +169,6 @@ export function fmtDelta(v, unit = "") {
   if (v == null || !isFinite(v)) return "-";
   const r = Math.abs(v) >= 100 ? Math.round(v) : Math.round(v * 10) / 10;
   return (r > 0 ? "+" : "") + r + unit;
-}
-
-export function fmtTime(iso) {
-  if (!iso) return "-";
-  const d = new Date(iso);
-  return isNaN(d) ? iso : d.toISOString().replace("T", " ").replace(/\.\d+Z$/, "Z");
-}
-
-/** "12 s ago", "3 min ago", "2 h ago", else the date. */
-export function ago(iso, now = Date.now()) {
-  if (!iso) return "never";
-  const s = Math.round((now - new Date(iso).getTime()) / 1000);
-  if (s < 90) return Math.max(0, s) + " s ago";
-  if (s < 5400) return Math.round(s / 60) + " min ago";
-  if (s < 172800) return Math.round(s / 3600) + " h ago";
-  return fmtTime(iso);
 }
 
 export function runLink(appliance, run, text) {

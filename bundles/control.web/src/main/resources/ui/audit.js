@@ -1,7 +1,7 @@
 // Audit: every action that changed something (start, stop, sign-off, swap, reference,
 // user, ...) and every refused request (counted per source and minute), newest first, as
 // the control room's append-only log has it; filtered by user, action and time, and as CSV.
-import { api, session, h, $, clear, sayError, param, fmtTime, pager } from "/ui/app.js";
+import { api, session, h, $, clear, sayError, param, timeOf, pager } from "/ui/app.js";
 
 await session("audit");
 const page = $("#page");
@@ -37,7 +37,7 @@ async function load() {
     clear(out).append(pager(answer, (o) => { offset = o; load(); }), h("table", { id: "audit-table" },
       h("thead", {}, h("tr", {}, ["#", "at", "user", "action", "target", "detail"].map((x) => h("th", {}, x)))),
       h("tbody", {}, answer.entries.map((e) => h("tr", { "data-action": e.action },
-        h("td", { class: "num" }, String(e.id)), h("td", {}, fmtTime(e.at)), h("td", {}, e.user || "-"), h("td", {}, e.action),
+        h("td", { class: "num" }, String(e.id)), h("td", {}, timeOf(e.at)), h("td", {}, e.user || "-"), h("td", {}, e.action),
         h("td", {}, e.target || "-"),
         h("td", { class: "small" }, e.detail == null ? "" : typeof e.detail === "string" ? e.detail : JSON.stringify(e.detail)))))));
   } catch (e) {

@@ -3,7 +3,7 @@
 // so thousands of appliances stay fast. Status events update the rows shown in place.
 // An appliance the control room does not know is shown as unregistered, without its verdict, and
 // an admin accepts it (POST /api/v1/appliances/ID/accept, audited).
-import { api, path, session, h, $, clear, stateBadge, verdictBadge, ago, runLink, events, pager, sayError, param, can } from "/ui/app.js";
+import { api, path, session, h, $, clear, stateBadge, verdictBadge, ago, agoOf, runLink, events, pager, sayError, param, can } from "/ui/app.js";
 
 const s = await session("fleet");
 const page = $("#page");
@@ -80,7 +80,7 @@ function row(a) {
     h("td", {}, box),
     h("td", {}, h("a", { href: "/ui/history.html?appliance=" + encodeURIComponent(a.id) }, a.id)),
     h("td", {}, stateCell(a)),
-    h("td", { title: a.last_seen || "" }, ago(a.last_seen)),
+    h("td", { class: "seen" }, agoOf(a.last_seen)),
     h("td", {}, [a.site, a.line].filter(Boolean).join(" / ") || "-"),
     h("td", {}, a.kernel || "-", a.rtbox_version ? h("div", { class: "small", title: "rtbox on the appliance" }, a.rtbox_version) : ""),
     h("td", {}, bundlesCell(a)),
@@ -147,9 +147,6 @@ events({}, {
   reconnect: load,
 });
 setInterval(() => {
-  // "last seen" ages without a message: redraw it each 30 s from the data attribute
-  for (const tr of rows.values()) {
-    const td = tr.children[3];
-    if (td && td.title) td.textContent = ago(td.title);
-  }
+  // "last seen" ages without a message: redraw it each 30 s from its instant
+  for (const t of document.querySelectorAll("#fleet-table td.seen time")) t.textContent = ago(t.dateTime);
 }, 30000);

@@ -1,6 +1,6 @@
 // History: per appliance (?appliance=) or per controller serial (?serial=), the worst
 // latency and p99.9 of each cell over time (OSADL's long-term plot) and the verdicts.
-import { api, session, h, $, clear, sayError, param, fmtUs, fmtTime, runLink, verdictBadge } from "/ui/app.js";
+import { api, session, h, $, clear, sayError, param, fmtUs, timeOf, runLink, verdictBadge } from "/ui/app.js";
 import { historyPlot } from "/ui/lib/plots.js";
 
 await session("history");
@@ -34,7 +34,7 @@ async function load(q) {
     out.append(h("table", { id: "history-table" }, h("thead", {}, h("tr", {},
       ["started", "appliance", "run", "plan", "cell", "verdict", "max (us)", "p99.9 (us)", "p99 (us)", "missed"].map((x) => h("th", {}, x)))),
     h("tbody", {}, [...points].reverse().map((p) => h("tr", { class: p.verdict },
-      h("td", {}, fmtTime(p.started)), h("td", {}, p.appliance), h("td", {}, runLink(p.appliance, p.run)),
+      h("td", {}, timeOf(p.started)), h("td", {}, p.appliance), h("td", {}, runLink(p.appliance, p.run)),
       h("td", {}, p.plan || "-"), h("td", {}, p.name || String(p.cell)), h("td", { class: "v" }, verdictBadge(p.verdict)),
       ...[p.max_us, p.p999_us, p.p99_us].map((v) => h("td", { class: "num" }, fmtUs(v))),
       h("td", { class: "num" }, String(p.missed_deadlines ?? "-")))))));

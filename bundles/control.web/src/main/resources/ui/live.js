@@ -5,7 +5,7 @@
 // stored) fill a per-thread table (min, act, avg, max, samples as cyclictest's T: lines), a
 // latency-over-time strip (act per thread) and the progress within the cell. An appliance
 // that goes offline (its last will) turns its card to "offline since T".
-import { api, session, h, $, clear, say, sayError, param, can, verdictBadge, runLink, events, fmtUs, fmtTime, path } from "/ui/app.js";
+import { api, session, h, $, clear, say, sayError, param, can, verdictBadge, runLink, events, fmtUs, timeOf, path } from "/ui/app.js";
 
 const s = await session("live");
 const page = $("#page");
@@ -98,8 +98,8 @@ function setLive(entry, e) {
     entry.liveCell = cell;
     entry.points.clear();
   }
-  entry.card.querySelector(".live-title").textContent = "live: " + (e.plan ? "cell " + cell + " of " + e.cells + (e.cell_name ? " (" + e.cell_name + ")" : "") : e.probe || "")
-    + " · " + e.percent + " % · " + fmtTime(e.timestamp);
+  clear(entry.card.querySelector(".live-title")).append("live: " + (e.plan ? "cell " + cell + " of " + e.cells
+    + (e.cell_name ? " (" + e.cell_name + ")" : "") : e.probe || "") + " · " + e.percent + " % · ", timeOf(e.timestamp));
   const rows = (e.threads || []).map((t) => h("tr", { "data-thread": t.thread },
     h("td", { class: "num" }, String(t.thread)), h("td", { class: "num" }, String(t.cpu)),
     h("td", { class: "num min" }, t.samples ? fmtUs(t.min_us) : "-"), h("td", { class: "num act" }, t.samples ? fmtUs(t.act_us) : "-"),
@@ -147,7 +147,8 @@ function setOnline(entry, e) {
   const line = entry.card.querySelector(".offline-line");
   if (e.state === "offline") {
     line.hidden = false;
-    line.textContent = "offline since " + fmtTime(e.last_seen || e.timestamp) + ": the run's results come when it is back (a run cut short ends ABORTED)";
+    clear(line).append("offline since ", timeOf(e.last_seen || e.timestamp),
+      ": the run's results come when it is back (a run cut short ends ABORTED)");
     entry.card.classList.add("offline");
   } else if (e.state) {
     line.hidden = true;

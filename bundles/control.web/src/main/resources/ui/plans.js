@@ -2,7 +2,7 @@
 // version saved here), and an editor: paste, upload or edit a plan's JSON, see the control
 // room's check (rtbox plan check's problems with their JSON paths) as you type, and save it
 // as a new version (admin; SHA-256, who and when kept, old versions stay runnable).
-import { api, h, $, clear, say, sayError, param, can, session, fmtTime, table } from "/ui/app.js";
+import { api, h, $, clear, say, sayError, param, can, session, timeOf, table } from "/ui/app.js";
 
 const s = await session("plans");
 const page = $("#page");
@@ -34,7 +34,7 @@ async function loadList() {
         + (p.problems.length > 1 ? "s" : "") : "ok"),
       h("td", {}, h("code", { title: p.sha256 }, p.sha256.slice(0, 12))),
       h("td", {}, p.created_by + (p.source !== "saved" ? " (" + p.source + ")" : "")),
-      h("td", {}, fmtTime(p.created)),
+      h("td", {}, timeOf(p.created)),
       h("td", {}, p.problems.length ? "" : h("a", { href: "/ui/start.html?plan=" + encodeURIComponent(p.name) }, "start…")))),
     { id: "plans-table" }));
 }
@@ -106,7 +106,7 @@ async function showVersions(name) {
   versions.append(h("h2", {}, "Versions of " + name), table(["version", "SHA-256", "by", "when", "", ""], all.map((v) =>
     h("tr", { "data-version": v.version },
       h("td", { class: "num" }, String(v.version)), h("td", {}, h("code", {}, v.sha256)),
-      h("td", {}, v.created_by + (v.source !== "saved" ? " (" + v.source + ")" : "")), h("td", {}, fmtTime(v.created)),
+      h("td", {}, v.created_by + (v.source !== "saved" ? " (" + v.source + ")" : "")), h("td", {}, timeOf(v.created)),
       h("td", {}, h("button", { type: "button", class: "link-dark", onclick: () => open(name, v.version) }, "open")),
       h("td", {}, h("a", { href: "/ui/start.html?plan=" + encodeURIComponent(name) + "&version=" + v.version }, "start this version")))),
   { id: "versions-table" }));

@@ -1,7 +1,7 @@
 // Acceptance records: one per controller serial number and run, newest first; each as
 // JSON, as a printable page and as a zip a customer verifies with openssl; each with the key
 // that signed it; signatures, chain and runs checked on request (as rtbox control verify).
-import { api, session, h, $, clear, say, sayError, param, fmtTime, runLink, verdictBadge, pager } from "/ui/app.js";
+import { api, session, h, $, clear, say, sayError, param, timeOf, runLink, verdictBadge, pager } from "/ui/app.js";
 
 await session("records");
 const page = $("#page");
@@ -46,7 +46,7 @@ async function load() {
     clear(out).append(pager(answer, (o) => { offset = o; load(); }), h("table", { id: "records-table" },
       h("thead", {}, h("tr", {}, ["record", "issued", "serial", "model", "verdict", "instrument self-test", "run", "signed by", "key (fingerprint SHA-256)", ""].map((x) => h("th", {}, x)))),
       h("tbody", {}, answer.records.map((r) => h("tr", { class: r.verdict, "data-record": r.id },
-        h("td", { class: "num" }, String(r.id)), h("td", {}, fmtTime(r.issued)), h("td", {}, r.serial), h("td", {}, r.model || "-"),
+        h("td", { class: "num" }, String(r.id)), h("td", {}, timeOf(r.issued)), h("td", {}, r.serial), h("td", {}, r.model || "-"),
         h("td", { class: "v" }, verdictBadge(r.verdict)), selftestCell(r.selftest),
         h("td", {}, r.appliance && r.run ? runLink(r.appliance, r.run) : "-"),
         h("td", {}, r.signed_by || "-"),

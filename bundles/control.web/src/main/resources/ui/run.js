@@ -2,7 +2,7 @@
 // histograms per CPU and the spikes over time by cause (rtbox.report's plots.js: the
 // same plots as the HTML report), the system info, downloads, and the next steps:
 // compare with the golden reference, sign off (the acceptance record), make it the reference.
-import { api, session, h, $, clear, say, sayError, param, can, verdictBadge, fmtUs, fmtTime, path, table } from "/ui/app.js";
+import { api, session, h, $, clear, say, sayError, param, can, verdictBadge, fmtUs, timeOf, path, table } from "/ui/app.js";
 import { cellFromApi, histogramPlot, spikePlot, overlayPlot, pwcetPlot, pwcetEstimate } from "/ui/lib/plots.js";
 
 const s = await session("runs");
@@ -25,8 +25,8 @@ page.append(h("dl", { class: "kv", id: "run-head" },
   h("dt", {}, "verdict"), h("dd", { id: "run-verdict" }, verdictBadge(run.verdict), " ", run.reason || ""),
   h("dt", {}, "plan"), h("dd", {}, (run.plan || "-") + (run.plan_sha256 ? " (SHA-256 " + run.plan_sha256.slice(0, 16) + "...)" : "")),
   h("dt", {}, "controller"), h("dd", {}, (run.serial || "no serial") + (run.model ? " · " + run.model : "")),
-  h("dt", {}, "started"), h("dd", {}, fmtTime(run.started) + (run.started_by ? " by " + run.started_by : "")),
-  h("dt", {}, "ended"), h("dd", {}, fmtTime(run.ended) + (run.state ? " (" + run.state + ")" : "")),
+  h("dt", {}, "started"), h("dd", {}, timeOf(run.started), run.started_by ? " by " + run.started_by : ""),
+  h("dt", {}, "ended"), h("dd", {}, timeOf(run.ended), run.state ? " (" + run.state + ")" : ""),
   h("dt", {}, "messages"), h("dd", { id: "run-messages" }, run.messages
     ? `${run.messages.received} of ${run.messages.expected} received` + (missing.length ? "; MISSING: " + missing.join(", ") : "")
       + (run.messages.duplicates ? `; ${run.messages.duplicates} repeats dropped` : "")
@@ -39,7 +39,7 @@ $("#run-head").append(h("dt", {}, "instrument self-test"), h("dd", { id: "run-se
   !st ? "did not run (a start for a record runs it): a record needs an admin's override"
     : (st.ok ? "passed" : "FAILED") + (stBody.found !== undefined
       ? `: ${stBody.found} of ${stBody.expected} injected stalls of ${stBody.injected_us} us found, error ${stBody.error_us >= 0 ? "+" : ""}${stBody.error_us} us`
-      : ": " + (st.message || "")) + (st.at ? " (" + fmtTime(st.at) + ")" : "")));
+      : ": " + (st.message || "")), st && st.at ? [" (", timeOf(st.at), ")"] : ""));
 // The run's acceptance record, checked against what is stored now (signature, body, the run's messages and rows).
 const check = run.record_check;
 if (check) {

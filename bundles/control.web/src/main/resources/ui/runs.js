@@ -1,5 +1,5 @@
 // Runs: every stored run, newest first, filtered by appliance, serial, model, plan or verdict.
-import { api, session, h, $, clear, sayError, param, fmtTime, runLink, verdictBadge, pager } from "/ui/app.js";
+import { api, session, h, $, clear, sayError, param, timeOf, runLink, verdictBadge, pager } from "/ui/app.js";
 
 await session("runs");
 const page = $("#page");
@@ -24,7 +24,7 @@ async function load() {
       h("thead", {}, h("tr", {}, ["started", "appliance", "run", "plan", "controller", "verdict", "cells", "messages", "started by"]
         .map((x) => h("th", {}, x)))),
       h("tbody", {}, answer.runs.map((r) => h("tr", { class: r.verdict || "" },
-        h("td", {}, fmtTime(r.started)), h("td", {}, r.appliance), h("td", {}, runLink(r.appliance, r.run)),
+        h("td", {}, timeOf(r.started)), h("td", {}, r.appliance), h("td", {}, runLink(r.appliance, r.run)),
         h("td", {}, r.plan || r.kind || "-"), h("td", {}, [r.serial, r.model].filter(Boolean).join(" · ") || "-"),
         h("td", { class: "v" }, verdictBadge(r.verdict)), h("td", { class: "num" }, `${r.cells_run ?? "-"}/${r.cells_planned ?? "-"}`),
         h("td", { class: "num" }, r.messages ? `${r.messages.received}/${r.messages.expected}`

@@ -1,7 +1,7 @@
 // API tokens (docs/control-api.md, "API tokens"; docs/ci.md): a user's tokens for scripts and
 // CI jobs, made here (shown once), listed without their secret, revoked. An admin may list
 // everyone's and revoke any.
-import { api, session, h, $, clear, sayError, fmtTime, can, ROLES, path } from "/ui/app.js";
+import { api, session, h, $, clear, sayError, timeOf, can, ROLES, path } from "/ui/app.js";
 
 const s = await session("tokens");
 const page = $("#page");
@@ -26,8 +26,8 @@ async function load() {
     clear(list).append(h("table", { id: "token-table" },
       h("thead", {}, h("tr", {}, ["name", "user", "role", "made", "expires", "last used", "state", ""].map((x) => h("th", {}, x)))),
       h("tbody", {}, answer.tokens.map((t) => h("tr", { "data-token": String(t.id) },
-        h("td", {}, t.name), h("td", {}, t.user), h("td", {}, t.role), h("td", {}, fmtTime(t.created)),
-        h("td", {}, t.expires ? fmtTime(t.expires) : "never"), h("td", {}, t.last_used ? fmtTime(t.last_used) : "-"),
+        h("td", {}, t.name), h("td", {}, t.user), h("td", {}, t.role), h("td", {}, timeOf(t.created)),
+        h("td", {}, t.expires ? timeOf(t.expires) : "never"), h("td", {}, t.last_used ? timeOf(t.last_used) : "-"),
         h("td", {}, h("span", { class: "token " + t.state }, t.state)),
         h("td", {}, t.state === "active" ? revokeButton(t) : t.revoked_by ? "by " + t.revoked_by : ""))))));
   } catch (e) {

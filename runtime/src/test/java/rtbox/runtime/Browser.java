@@ -7,7 +7,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
+import java.util.logging.Level;
 
 import javax.imageio.ImageIO;
 
@@ -18,7 +22,13 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
 import org.openqa.selenium.support.ui.WebDriverWait;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 
 /**
  * Debian's headless Chromium driven by Selenium through Debian's chromedriver (both
@@ -31,13 +41,26 @@ final class Browser implements AutoCloseable {
     final ChromeDriver driver;
 
     Browser(Path profile, int width, int height) {
+        this(profile, width, height, null);
+    }
+
+    /**
+     * A browser whose time zone is {@code timeZone} (the TZ of chromedriver and so of Chromium,
+     * as a machine set to that zone has it; null: this machine's) and which records every
+     * request its pages make (Chromium's performance log: {@link #requests()}).
+     */
+    Browser(Path profile, int width, int height, String timeZone) {
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());
         options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--hide-scrollbars", "--force-device-scale-factor=1", "--user-data-dir=" + profile,
                 "--window-size=" + width + "," + height);
+        LoggingPreferences logs = new LoggingPreferences();
+        logs.enable(LogType.PERFORMANCE, Level.ALL);
+        options.setCapability("goog:loggingPrefs", logs);
         ChromeDriverService service = new ChromeDriverService.Builder()
+                .withEnvironment(timeZone == null ? Map.of() : Map.of("TZ", timeZone))
                 .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort()
                 .withLogFile(profile.resolveSibling(profile.getFileName() + "-chromedriver.log").toFile()).build();
         driver = new ChromeDriver(service, options);
@@ -45,6 +68,21 @@ final class Browser implements AutoCloseable {
 
     static boolean available() {
         return Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
+    }
+
+    /**
+     * The URL of every request the pages made since the last call (Network.requestWillBeSent
+     * in Chromium's performance log, which the browser keeps until it is read).
+     */
+    List<String> requests() {
+        List<String> urls = new ArrayList<>();
+        for (LogEntry e : driver.manage().logs().get(LogType.PERFORMANCE)) {
+            JsonObject m = JsonParser.parseString(e.getMessage()).getAsJsonObject().getAsJsonObject("message");
+            if ("Network.requestWillBeSent".equals(m.get("method").getAsString())) {
+                urls.add(m.getAsJsonObject("params").getAsJsonObject("request").get("url").getAsString());
+            }
+        }
+        return urls;
     }
 
     void open(String url) {

@@ -174,7 +174,7 @@ class ControlRoomWebIT {
         Files.writeString(controlHome.resolve("plans/broken.json"), PLAN.replace("\"e2e\"", "\"broken\"")
                 .replace("fifo:80", "fifo:200"));
         String base = "http://127.0.0.1:" + control.port;
-        browser = new Browser(browserDir.resolve("profile"), 1200, 1000);
+        browser = new Browser(browserDir.resolve("profile"), 1200, 1000, ControlScreens.ZONE);
 
         // Log in: a page without a session goes to the log-in page, which comes back to it.
         browser.open(base + "/");
@@ -365,6 +365,7 @@ class ControlRoomWebIT {
         stopALiveRun(base);
         swapABundle(base);
         planLibraryAndQueue(base);
+        String aborted = killAnApplianceMidRun(base);
 
         // The chain verifies; one byte changed in the stored record, verify names it.
         Rtbox.Result ok = verify();
@@ -421,6 +422,60 @@ class ControlRoomWebIT {
         java.awt.image.BufferedImage warning = Browser.shot(mismatch);
         assertTrue(Browser.count(warning, "#ffebee") > 2000 && Browser.count(warning, "#c62828") > 50,
                 "the mismatch warning is not painted as an error");
+
+        // Issue 32 item 5: every page at 1280x800 and 1920x1080, times in the browser's zone, sorting, no request
+        // beyond the control room (ControlScreens), on what this scenario stored.
+        new ControlScreens(browser, base, java.util.Map.ofEntries(
+                java.util.Map.entry("fleet", new String[] {"", "#fleet-table"}),
+                java.util.Map.entry("start", new String[] {"?appliances=a1,a2", "#targets"}),
+                java.util.Map.entry("plans", new String[] {"", "#plans-table"}),
+                java.util.Map.entry("live", new String[] {"?runs=a1/" + runA + ",a2/" + aborted, "section.live-card"}),
+                java.util.Map.entry("runs", new String[] {"", "#runs-table"}),
+                java.util.Map.entry("history", new String[] {"?appliance=a1", ".plot.history"}),
+                java.util.Map.entry("compare", new String[] {"?a=a2/" + runB + "&reference=golden", "#envelope"}),
+                java.util.Map.entry("records", new String[] {"", "#records-table"}),
+                java.util.Map.entry("audit", new String[] {"", "#audit-table"}),
+                java.util.Map.entry("tokens", new String[] {"", "#token-table"}),
+                java.util.Map.entry("run", new String[] {"?appliance=a1&run=" + runA, "#verdicts"}),
+                java.util.Map.entry("login", new String[] {"", "#login"}))).check();
+    }
+
+    /**
+     * Issue 32's "Done when": a kill -9 of an appliance mid-run. a2 runs the one-minute plan
+     * (started from the Start page), measures (its live figures on the live page), and its
+     * JVM is killed with SIGKILL: the card turns red, "offline since" the control room's time
+     * of its last will (pixels and text); a2 started again reports the run ABORTED, which the
+     * card shows with its cell lost, and so does the run page. Returns the run's id.
+     */
+    private String killAnApplianceMidRun(String base) throws Exception {
+        browser.open(base + "/ui/start.html?appliances=a2&plan=long");
+        browser.awaitElement(30, "#plan-check.ok");
+        browser.awaitElement(30, "tr[data-appliance='a2'] input.serial");
+        browser.find("#start").click();
+        browser.awaitElement(90, "#starts tr.PASS");
+        browser.awaitElement(30, "#to-live").click();
+        WebElement card = browser.awaitElement(30, "section.live-card[data-run^='a2/']");
+        String run = card.getAttribute("data-run").substring(3);
+        browser.await(60, d -> {
+            List<WebElement> s = card.findElements(By.cssSelector(".live-threads td.samples"));
+            return !s.isEmpty() && Long.parseLong(s.get(0).getText().trim()) > 0;
+        });
+        a2.close(); // SIGKILL: the launcher execs the JVM, so nothing of a2 is left to say goodbye
+        WebElement offline = browser.awaitElement(30, "section.live-card.offline[data-run='a2/" + run + "'] .offline-line");
+        assertTrue(offline.getText().startsWith("offline since "), offline.getText());
+        WebElement since = offline.findElement(By.tagName("time"));
+        assertTrue(since.getAttribute("title").endsWith(" UTC"), since.getAttribute("title"));
+        assertTrue(Browser.count(Browser.shot(card), "#fff5f5") > 5000, "the offline card is not painted red");
+        assertTrue(card.getAttribute("data-verdict") == null, card.getText());
+        a2.start("serve");
+        browser.await(120, d -> "ABORTED".equals(card.getAttribute("data-verdict")));
+        assertTrue(card.findElement(By.cssSelector("tr[data-cell='1'][data-lost='true']")).getText()
+                .contains("lost (no result)"), card.getText());
+        assertFalse(card.getAttribute("class").contains("offline"), "still offline once the result came: " + card.getText());
+        browser.open(base + "/ui/run.html?appliance=a2&run=" + run);
+        assertTrue(browser.awaitElement(60, "#run-verdict").getText().startsWith("ABORTED"),
+                browser.find("#run-head").getText());
+        return run;
     }
 
     /**
