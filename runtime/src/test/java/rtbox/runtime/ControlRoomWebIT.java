@@ -365,7 +365,10 @@ class ControlRoomWebIT {
         stopALiveRun(base);
         swapABundle(base);
         planLibraryAndQueue(base);
+        long killStarted = System.currentTimeMillis();
         String aborted = killAnApplianceMidRun(base);
+        System.out.printf("ControlRoomWebIT: the kill -9 of a2 mid-run, offline then ABORTED, took %d ms%n",
+                System.currentTimeMillis() - killStarted);
 
         // The chain verifies; one byte changed in the stored record, verify names it.
         Rtbox.Result ok = verify();
@@ -425,6 +428,7 @@ class ControlRoomWebIT {
 
         // Issue 32 item 5: every page at 1280x800 and 1920x1080, times in the browser's zone, sorting, no request
         // beyond the control room (ControlScreens), on what this scenario stored.
+        long screensStarted = System.currentTimeMillis();
         new ControlScreens(browser, base, java.util.Map.ofEntries(
                 java.util.Map.entry("fleet", new String[] {"", "#fleet-table"}),
                 java.util.Map.entry("start", new String[] {"?appliances=a1,a2", "#targets"}),
@@ -438,6 +442,8 @@ class ControlRoomWebIT {
                 java.util.Map.entry("tokens", new String[] {"", "#token-table"}),
                 java.util.Map.entry("run", new String[] {"?appliance=a1&run=" + runA, "#verdicts"}),
                 java.util.Map.entry("login", new String[] {"", "#login"}))).check();
+        System.out.printf("ControlRoomWebIT: every page at two sizes, times, sorting and requests checked in %d ms%n",
+                System.currentTimeMillis() - screensStarted);
     }
 
     /**
