@@ -91,7 +91,7 @@ export function can(s, role) {
 
 const PAGES = [
   ["fleet", "Fleet"], ["start", "Start"], ["plans", "Plans"], ["live", "Live"], ["runs", "Runs"], ["history", "History"],
-  ["compare", "Compare"], ["records", "Records"], ["audit", "Audit"],
+  ["compare", "Compare"], ["regression", "Regression"], ["records", "Records"], ["audit", "Audit"],
 ];
 
 function navBar(active, s) {

@@ -225,6 +225,20 @@ public final class Api extends HttpServlet {
                 send(resp, 200, room.compare.compare(req.getParameter("a"), req.getParameter("b"),
                         req.getParameter("reference")));
             }
+            case "regression" -> {
+                get(method, p);
+                if (p.length == 1) {
+                    send(resp, 200, room.regression.compare(room.regression.select(req.getParameter("plan"),
+                            req.getParameter("key"), req.getParameter("a"), req.getParameter("b"), last(req),
+                            req.getParameter("a_name"), req.getParameter("b_name"))));
+                } else if (p.length == 2 && p[1].equals("values")) {
+                    send(resp, 200, room.regression.values(req.getParameter("plan"), req.getParameter("key")));
+                } else if (p.length == 2 && p[1].equals("plans")) {
+                    send(resp, 200, room.regression.plans());
+                } else {
+                    throw notAllowed(method, p);
+                }
+            }
             case "references" -> {
                 if (p.length == 1 && method.equals("GET")) {
                     send(resp, 200, room.compare.references(req.getParameter("model"), req.getParameter("plan")));
@@ -435,12 +449,14 @@ public final class Api extends HttpServlet {
                     limit(req)));
         } else if (p.length == 1 && method.equals("POST")) {
             need(s, Role.OPERATOR);
-            rtbox.json.JsonFields b = Input.fields(body(req), List.of("appliance", "run", "comment", "override_reason"));
+            rtbox.json.JsonFields b = Input.fields(body(req), List.of("appliance", "run", "comment", "override_reason",
+                    "regression"));
             String appliance = Input.id(b, "appliance", true), run = Input.id(b, "run", true);
             String comment = Input.text(b, "comment", Input.COMMENT);
             String override = Input.text(b, "override_reason", Input.OVERRIDE);
+            RegressionSets.Selection regression = b.has("regression") ? regression(b) : null;
             send(resp, 201, room.records.issue(s.user(), appliance, run, comment, "operator",
-                    Records.Override.of(override, s.role())));
+                    Records.Override.of(override, s.role()), regression));
         } else if (p.length == 2 && p[1].equals("verify") && method.equals("GET")) {
             send(resp, 200, room.records.verify());
         } else if (p.length == 2 && method.equals("GET") && p[1].endsWith(".zip")) {
@@ -723,6 +739,27 @@ public final class Api extends HttpServlet {
             throw new BadRequest("offset must be >= 0");
         }
         return v;
+    }
+
+    /** {@code last}: the runs per set chosen by a key (RegressionSets checks its range); null when absent. */
+    private static Integer last(HttpServletRequest req) {
+        String l = req.getParameter("last");
+        return l == null || l.isEmpty() ? null : (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, number(l)));
+    }
+
+    /** A record's {@code regression}: the two sets, as GET /regression names them (docs/control-api.md). */
+    private RegressionSets.Selection regression(rtbox.json.JsonFields record) throws SQLException {
+        rtbox.json.JsonFields r = Input.fields(record.object().get("regression"), "$.regression", List.of("plan",
+                "key", "a", "b", "last", "a_name", "b_name"));
+        Integer last;
+        try {
+            last = r.optInt("last");
+        } catch (rtbox.json.JsonProblem e) {
+            throw new BadRequest(e.getMessage());
+        }
+        return room.regression.select(Input.text(r, "plan", Input.PLAN_NAME * 2), Input.text(r, "key", 20),
+                Input.text(r, "a", Input.COMMENT), Input.text(r, "b", Input.COMMENT), last,
+                Input.text(r, "a_name", Input.NAME), Input.text(r, "b_name", Input.NAME));
     }
 
     private static int limit(HttpServletRequest req) {

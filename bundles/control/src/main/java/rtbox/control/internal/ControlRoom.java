@@ -59,6 +59,7 @@ public class ControlRoom {
     Ingest ingest;
     Operations operations;
     Compare compare;
+    RegressionSets regression;
     Records records;
     PlanLibrary library;
     private java.util.concurrent.ScheduledExecutorService sweeper;
@@ -86,6 +87,7 @@ public class ControlRoom {
             operations.queue().events(events); // the queue's changes on the event stream (live and fleet pages)
             library = operationsComponent.library();
             compare = new Compare(db, queries);
+            regression = new RegressionSets(db);
             records = recordsComponent.records();
             ingest = ingestComponent.ingest();
             running = true;

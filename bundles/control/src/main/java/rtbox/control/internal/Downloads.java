@@ -29,7 +29,7 @@ final class Downloads {
     private Downloads() {
     }
 
-    private static RunReport report(String cell, JsonObject report) {
+    static RunReport report(String cell, JsonObject report) {
         try {
             return rtbox.json.ModelJson.read(REPORTS, report, RunReport.class);
         } catch (rtbox.json.JsonProblem e) {

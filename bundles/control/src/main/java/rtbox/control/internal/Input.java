@@ -35,8 +35,13 @@ final class Input {
     }
 
     static JsonFields fields(JsonObject body, Collection<String> known) {
+        return fields(body, "$", known);
+    }
+
+    /** A member object's fields (e.g. a record's {@code $.regression}), problems named with {@code path}. */
+    static JsonFields fields(JsonElement body, String path, Collection<String> known) {
         try {
-            JsonFields f = JsonFields.of(body, "$");
+            JsonFields f = JsonFields.of(body, path);
             f.onlyKnown(known);
             return f;
         } catch (JsonProblem p) {

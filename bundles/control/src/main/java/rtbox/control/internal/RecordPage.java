@@ -53,6 +53,16 @@ final class RecordPage {
         if (old) {
             row(h, "Measuring chain's self-test", "not carried: this record was issued before records carried it");
         }
+        JsonObject regression = Json.object(r, "regression"); // issue 35; none in older records
+        if (regression != null) {
+            h.append("<tr><th>Regression verdict: ").append(esc(Json.string(Json.object(regression, "b"), "name")))
+                    .append(" against ").append(esc(Json.string(Json.object(regression, "a"), "name")))
+                    .append("</th><td id=\"regression\"><b>").append(esc(Json.string(regression, "verdict")))
+                    .append("</b>: ").append(esc(Json.string(regression, "summary"))).append("<br>set A: ")
+                    .append(esc(String.join(", ", strings(Json.array(Json.object(regression, "a"), "runs")))))
+                    .append("<br>set B: ").append(esc(String.join(", ", strings(Json.array(Json.object(regression, "b"),
+                            "runs"))))).append("</td></tr>");
+        }
         row(h, "Started by", Json.string(r, "started_by"));
         row(h, "Signed by", Json.string(r, "signed_by") + " (" + Json.string(r, "sign_off") + ")");
         row(h, "Issued", Json.string(r, "issued"));
@@ -100,6 +110,14 @@ final class RecordPage {
         }
         h.append("</table><h2>Plan</h2><pre>").append(esc(Json.string(plan, "text"))).append("</pre></body></html>");
         return h.toString();
+    }
+
+    private static java.util.List<String> strings(JsonArray a) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        if (a != null) {
+            a.forEach(e -> out.add(e.getAsString()));
+        }
+        return out;
     }
 
     private static void row(StringBuilder h, String k, String v) {

@@ -63,10 +63,24 @@ final class Records {
      */
     JsonObject issue(String user, String appliance, String run, String comment, String signOff, Override override)
             throws SQLException, IOException {
+        return issue(user, appliance, run, comment, signOff, override, null);
+    }
+
+    /**
+     * As {@link #issue(String, String, String, String, String, Override)}, carrying the
+     * regression verdict of set B (which holds this run) against set A (null: none), computed here
+     * by rtbox.regression from the stored runs, never taken from the request.
+     */
+    JsonObject issue(String user, String appliance, String run, String comment, String signOff, Override override,
+            RegressionSets.Selection regression) throws SQLException, IOException {
+        JsonObject verdict = regression == null ? null : regression(appliance, run, regression);
         for (int attempt = 0; ; attempt++) {
             try (Connection c = db.connection()) {
                 c.setAutoCommit(false);
                 JsonObject body = build(c, user, appliance, run, comment, signOff, override);
+                if (verdict != null) {
+                    body.add("regression", verdict); // records before issue 35 have none, and verify as they did
+                }
                 Object[] last = Sql.one(c, "SELECT id, sha256 FROM record ORDER BY id DESC LIMIT 1",
                         rs -> new Object[] {rs.getLong(1), rs.getString(2)});
                 long id = last == null ? 1 : (Long) last[0] + 1;
@@ -249,6 +263,39 @@ final class Records {
         b.addProperty("comment", comment);
         b.addProperty("issued", java.time.Instant.now().toString());
         return b;
+    }
+
+    /**
+     * What a record carries of a comparison: both sets named with their runs, the whole verdict
+     * in a sentence ("NO CHANGE beyond noise ..., n = 5 + 5") and each figure's verdict with its
+     * difference and interval. The record's run must be one of set B: it is what is certified.
+     */
+    private JsonObject regression(String appliance, String run, RegressionSets.Selection s) throws SQLException {
+        if (!s.b().runs().contains(appliance + "/" + run)) {
+            throw new BadRequest("regression: the record's run " + appliance + "/" + run + " is not in set B ("
+                    + String.join(", ", s.b().runs()) + "): a record certifies a run of the set under test");
+        }
+        JsonObject c = new RegressionSets(db).compare(s);
+        JsonObject o = new JsonObject();
+        o.addProperty("plan", Json.string(c, "plan"));
+        o.add("a", c.get("a"));
+        o.add("b", c.get("b"));
+        o.addProperty("key", s.key());
+        o.add("verdict", c.get("verdict"));
+        o.add("summary", c.get("summary"));
+        o.add("confidence", c.get("confidence"));
+        o.addProperty("n", c.getAsJsonArray("runs_a").size() + " + " + c.getAsJsonArray("runs_b").size());
+        JsonArray figures = new JsonArray();
+        for (JsonElement e : c.getAsJsonArray("changes")) {
+            JsonObject x = e.getAsJsonObject(), f = new JsonObject();
+            for (String k : new String[] {"cell", "figure", "n_a", "n_b", "mean_a", "mean_b", "difference", "low", "high",
+                "effect_size", "verdict", "runs_needed"}) {
+                f.add(k, x.get(k));
+            }
+            figures.add(f);
+        }
+        o.add("figures", figures);
+        return o;
     }
 
     JsonObject get(long id) throws SQLException {
