@@ -51,6 +51,9 @@ final class SystemInfoCollector {
         v.put("realtime", rtbox.os.Preemption.RT.equals(v.get("preemption")) ? "1" : "0");
         // the rtbox image's SYSLINUX entry this kernel was started from (stock, rt): "" elsewhere
         v.put("boot_entry", rtbox.os.BootPartition.booted());
+        // the rtbox image's build (image/build.sh's manifest), what the control room's regression
+        // page selects runs by as "firmware image": "" off the image
+        v.put("image", image(Path.of("/etc/rtbox/image-manifest")));
         v.put("clocksource", read("/sys/devices/system/clocksource/clocksource0/current_clocksource"));
         try {
             v.put("clock_resolution_ns", Long.toString(MonotonicClock.resolutionNanos()));
@@ -113,6 +116,23 @@ final class SystemInfoCollector {
             // fall through
         }
         return "unknown";
+    }
+
+    /** "BUILD (git REV)" from the image's manifest (RTBOX_IMAGE_BUILD, RTBOX_IMAGE_GIT); "" without one. */
+    static String image(Path manifest) {
+        String build = "", git = "";
+        try {
+            for (String l : java.nio.file.Files.readAllLines(manifest)) {
+                if (l.startsWith("RTBOX_IMAGE_BUILD=")) {
+                    build = l.substring(l.indexOf('=') + 1).strip();
+                } else if (l.startsWith("RTBOX_IMAGE_GIT=")) {
+                    git = l.substring(l.indexOf('=') + 1).strip();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
+        return build.isEmpty() ? "" : build + (git.isEmpty() ? "" : " (git " + git + ")");
     }
 
     static String read(String path) {
