@@ -88,7 +88,7 @@ class RegressionPageIT {
         broker = new Mosquitto(brokerDir, "local");
         control = new ControlServer(home, broker);
         String base = "http://127.0.0.1:" + control.port;
-        browser = new Browser(browserDir.resolve("profile"), 1300, 1000);
+        browser = new Browser(browserDir.resolve("profile"), 1280, 800);
         browser.open(base + "/ui/regression.html?a=" + enc("local/" + runA) + "&b=" + enc("local/" + runB));
         browser.awaitElement(60, "#login");
         browser.find("#user").sendKeys("admin");
@@ -114,6 +114,9 @@ class RegressionPageIT {
                 "set A and set B overlaid: " + Browser.count(overlay, "#1f77b4") + " / "
                         + Browser.count(overlay, "#ff7f0e") + " pixels");
 
+        Object widths = browser.driver.executeScript("return [document.documentElement.scrollWidth, innerWidth]");
+        assertTrue(((Number) ((java.util.List<?>) widths).get(0)).longValue()
+                <= ((Number) ((java.util.List<?>) widths).get(1)).longValue(), "the page with its table and plots does not scroll sideways at 1280 px (page, window): " + widths);
         browser.page(Boolean.getBoolean("rtbox.web.screenshots")
                 ? Path.of("..", "bundles", "control.web", "doc", "regression.png") : null);
 
