@@ -45,6 +45,12 @@ class ControlIT {
             + "\"parameters\":{\"interval_us\":1000,\"cpus\":[0]},\"warmup\":\"0s\",\"duration\":\"2s\","
             + "\"thresholds\":{\"max_us\":100000},\"cells\":[{\"name\":\"idle\"},"
             + "{\"name\":\"pipe\",\"loads\":[\"pipe:mode=rtt\"]}]}";
+    /**
+     * The control room's replySeconds here: long enough for a start's readiness check, self-test (10 s
+     * more) and plan on a loaded machine, short enough that the silent appliance's 504 does not hold the
+     * test for the default's 20 s; half of it again tells one deadline from two (issue 31).
+     */
+    static final int REPLY_SECONDS = 8;
     @TempDir
     static Path brokerDir;
     @TempDir
@@ -62,7 +68,8 @@ class ControlIT {
     @BeforeAll
     static void start() throws Exception {
         broker = new Mosquitto(brokerDir, "a1");
-        control = new ControlServer(controlHome, broker);
+        // Starts wait REPLY_SECONDS for the appliance's answers, not the default 20 (the silent appliance's 504).
+        control = new ControlServer(controlHome, broker, "replySeconds=" + REPLY_SECONDS);
         Files.writeString(controlHome.resolve("plans/short.json"), PLAN);
         appliance = new Rtbox(applianceHome);
         MqttIT.configure(appliance, broker, "a1");
@@ -431,7 +438,8 @@ class ControlIT {
         assertTrue(admin.get("/appliances/a1").json().get("site").isJsonNull() || !admin.get("/appliances/a1").json()
                 .get("site").getAsString().startsWith("sss"), "the long site was not stored");
         // Issue 31: a start on an appliance that does not answer held 40 s before its 504 (a 20 s wait for the
-        // readiness check, then 20 more for the plan sent all the same); the docs say 20 s.
+        // readiness check, then 20 more for the plan sent all the same); the docs say 20 s, one deadline
+        // (replySeconds, REPLY_SECONDS here).
         long t0 = System.nanoTime();
         ControlServer.Client.Response silent = admin.post("/starts", "{\"plan\":\"short\",\"targets\":[\"nosuch1\"]}");
         double seconds = (System.nanoTime() - t0) / 1e9;
@@ -440,7 +448,8 @@ class ControlIT {
         assertEquals(504, answer.get("code").getAsInt(), answer.toString());
         assertTrue(answer.get("message").getAsString().contains("the plan was not sent"), answer.toString());
         System.out.printf("ControlIT: a start on a silent appliance answered 504 in %.1f s%n", seconds);
-        assertTrue(seconds < 20 + 5, "504 after " + seconds + " s; docs/control-api.md says 20 s");
+        assertTrue(seconds >= REPLY_SECONDS && seconds < REPLY_SECONDS * 1.5, "504 after " + seconds
+                + " s; replySeconds is " + REPLY_SECONDS + ", one deadline (docs/control-api.md)");
         // Nothing of the refused starts reached the appliance or the database.
         assertEquals(runs, admin.get("/runs?appliance=a1").json().get("total").getAsLong());
         assertFalse(admin.get("/audit?action=start-sent").body().contains("99999"));

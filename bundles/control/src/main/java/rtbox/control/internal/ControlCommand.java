@@ -186,6 +186,7 @@ public class ControlCommand implements Callable<Integer>, Subcommand {
             p.put("sharedGroup", s.sharedGroup());
             p.put("maxMessageBytes", s.maxMessageBytes());
             p.put("silentAfterSeconds", s.silentAfterSeconds());
+            p.put("replySeconds", s.replySeconds());
             p.put("floodMessagesPerSecond", s.floodMessagesPerSecond());
             p.put("selftestMaxAge", s.selftestMaxAge());
             p.put("signOff", s.signOff());

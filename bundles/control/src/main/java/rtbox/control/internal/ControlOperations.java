@@ -23,7 +23,7 @@ import rtbox.plan.Plans;
  * appliances ({@link Operations}, the plan library {@link PlanLibrary}, the commands and their
  * replies {@link Commander}) and what follows a stored message ({@link #afterStored}: replies to
  * the commander, a new appliance asked for its bundles, the sign-off by verdict). Configured by
- * PID {@code rtbox.control.serve} ({@code plansDir}, {@code signOff}).
+ * PID {@code rtbox.control.serve} ({@code plansDir}, {@code signOff}, {@code replySeconds}).
  *
  * <p>It references neither the ingest nor the MQTT link: the ingest calls its hook, and the link
  * ({@link ControlLink}, which references this component) attaches itself as the commander's
@@ -64,7 +64,7 @@ public class ControlOperations {
         library = new PlanLibrary(new PlanStore(store.db()), ControlCommand.plansDir(s), () -> plans);
         library.importShipped(PlanLibrary.shippedPlans(org.osgi.framework.FrameworkUtil.getBundle(ControlOperations.class)));
         library.importFolder();
-        operations = new Operations(store.db(), commander, library, pool);
+        operations = new Operations(store.db(), commander, library, pool, Math.max(1, s.replySeconds()) * 1000);
         sweepQueue();
         records = recordsComponent.records();
         signOffByVerdict = "verdict".equals(s.signOff());

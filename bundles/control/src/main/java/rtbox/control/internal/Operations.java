@@ -26,7 +26,8 @@ import com.google.gson.JsonObject;
  */
 final class Operations {
     private static final Logger LOG = LoggerFactory.getLogger("rtbox.control.operations");
-    static final long REPLY_MS = 20_000;
+    /** How long a start waits for the appliance's answers (replySeconds, 20 s by default; docs/control-api.md). */
+    private final long replyMs;
     /** What a start for a record waits more for the self-test (2 s measured, 0.5 s warm-up, the reply). */
     static final long SELFTEST_MS = 10_000;
     private final Db db;
@@ -38,8 +39,9 @@ final class Operations {
     private final StartQueue queue;
     private final StartRequests requests;
 
-    Operations(Db db, Commander commander, PlanLibrary library, ExecutorService pool) {
+    Operations(Db db, Commander commander, PlanLibrary library, ExecutorService pool, long replyMs) {
         this.db = db;
+        this.replyMs = replyMs;
         this.commander = commander;
         this.library = library;
         this.pool = pool;
@@ -136,8 +138,8 @@ final class Operations {
             // One deadline for every answer (docs/control-api.md: 20 s, and 10 s more for the self-test): an
             // appliance that is off or unknown held a start 40 s, 20 for the readiness check and 20 more for a plan
             // it was then sent all the same.
-            long deadline = System.currentTimeMillis() + REPLY_MS + (forRecord ? SELFTEST_MS : 0);
-            JsonObject readiness = commander.call(appliance, "readiness", null, REPLY_MS);
+            long deadline = System.currentTimeMillis() + replyMs + (forRecord ? SELFTEST_MS : 0);
+            JsonObject readiness = commander.call(appliance, "readiness", null, replyMs);
             JsonObject selftest = null;
             if (forRecord && !CheckAnswers.silent(readiness)) {
                 selftest = commander.call(appliance, "selftest", null, Math.max(1_000, deadline

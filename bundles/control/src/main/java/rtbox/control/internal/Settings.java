@@ -54,6 +54,11 @@ public @interface Settings {
             + " above three of those.")
     long silentAfterSeconds() default 120;
 
+    @AttributeDefinition(description = "Seconds a start waits for an appliance's answers (the readiness check and the"
+            + " plan's start together, one deadline; 10 s more when a self-test runs) before it is answered 504"
+            + " (docs/control-api.md). Tests that wait for that 504 shorten it.")
+    long replySeconds() default 20;
+
     @AttributeDefinition(description = "Messages a second an appliance may send on average (bursts of 20 seconds'"
             + " worth allowed; a plan of many cells published again comes as one burst). Past it the appliance is named"
             + " as flooding (log, /api/v1/ingest) and its status and progress are refused (rate-limited); its cells and"
