@@ -44,10 +44,14 @@ final class ArtemisCluster implements AutoCloseable {
         return this;
     }
 
-    /** Starts every node and waits until each serves. */
+    /** Starts every node and waits until each serves: all at once, each JVM's start beside the others'. */
     ArtemisCluster start() throws Exception {
+        CountDownLatch[] ready = new CountDownLatch[nodes.length];
         for (int i = 0; i < nodes.length; i++) {
-            start(i);
+            ready[i] = launch(i);
+        }
+        for (int i = 0; i < nodes.length; i++) {
+            awaitReady(i, ready[i]);
         }
         return this;
     }
@@ -62,6 +66,11 @@ final class ArtemisCluster implements AutoCloseable {
 
     /** Starts node {@code i} (again, on its data) and waits until it serves. */
     void start(int i) throws Exception {
+        awaitReady(i, launch(i));
+    }
+
+    /** Starts node {@code i}'s JVM; the latch opens when it serves. */
+    private CountDownLatch launch(int i) throws IOException {
         Path data = dir.resolve("node" + i);
         Files.createDirectories(data);
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -100,6 +109,10 @@ final class ArtemisCluster implements AutoCloseable {
         }, "artemis-node" + i + "-log");
         reader.setDaemon(true);
         reader.start();
+        return ready;
+    }
+
+    private void awaitReady(int i, CountDownLatch ready) throws InterruptedException {
         if (!ready.await(120, TimeUnit.SECONDS)) {
             throw new IllegalStateException("artemis node " + i + " did not start: " + tail());
         }
@@ -126,15 +139,22 @@ final class ArtemisCluster implements AutoCloseable {
         }
     }
 
+    /**
+     * kill -9 of every node at once, then waits for each to be gone: a node's data is the test's
+     * temporary folder, which nobody reads after. FleetFaultIT's teardown (its fleet, two control
+     * rooms, this cluster, PostgreSQL) took 24 s with a SIGTERM to one node after the other, each
+     * stopping its broker gracefully; 14 s with the SIGTERMs at once; 2 s so.
+     */
     @Override
     public void close() throws InterruptedException {
-        for (int i = 0; i < nodes.length; i++) {
-            Process p = nodes[i];
+        for (Process p : nodes) {
             if (p != null) {
-                p.destroy();
-                if (!p.waitFor(15, TimeUnit.SECONDS)) {
-                    p.destroyForcibly();
-                }
+                p.destroyForcibly();
+            }
+        }
+        for (int i = 0; i < nodes.length; i++) {
+            if (nodes[i] != null) {
+                nodes[i].waitFor(30, TimeUnit.SECONDS);
                 nodes[i] = null;
             }
         }
