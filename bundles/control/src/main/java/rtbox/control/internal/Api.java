@@ -554,7 +554,7 @@ public final class Api extends HttpServlet {
      * The API token of an {@code Authorization: Bearer} header, null without the header; any
      * other kind of Authorization is a 401 (Basic would put a password on every request).
      */
-    private static String bearer(HttpServletRequest req) {
+    static String bearer(HttpServletRequest req) {
         String a = req.getHeader("Authorization");
         if (a == null) {
             return null;

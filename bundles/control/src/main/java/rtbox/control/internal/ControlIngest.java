@@ -27,6 +27,7 @@ public class ControlIngest {
     ControlOperations operations;
     private Events events;
     private Ingest ingest;
+    private RunFigures figures;
 
     @Activate
     void activate(Settings s) {
@@ -34,8 +35,23 @@ public class ControlIngest {
                 || s.appliancesFile().isEmpty() ? null : Path.of(s.appliancesFile()), s.username());
         LOG.info("appliances: {}", registry.describe());
         events = new Events();
+        figures = new RunFigures(store.db());
+        try {
+            figures.load();
+        } catch (java.sql.SQLException e) {
+            // /metrics then shows the last runs from the next results on; the ingest is not held up for it.
+            LOG.warn("cannot read the appliances' last runs for /metrics: {}", Db.rootMessage(e));
+        }
         ingest = new Ingest(new Decoder(s.maxMessageBytes()), new IngestStore(store.db(), registry), events,
-                operations::afterStored, new FloodGuard(s.floodMessagesPerSecond()));
+                (m, o) -> {
+                    figures.stored(m);
+                    operations.afterStored(m, o);
+                }, new FloodGuard(s.floodMessagesPerSecond()));
+    }
+
+    /** What /metrics says of runs: verdict counts and each appliance's last run, in memory. */
+    RunFigures figures() {
+        return figures;
     }
 
     Ingest ingest() {

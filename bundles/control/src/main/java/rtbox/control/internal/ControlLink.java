@@ -27,7 +27,7 @@ public class ControlLink {
     ControlIngest ingest;
     @Reference
     ControlOperations operations;
-    private MqttLink link;
+    private volatile MqttLink link;
 
     @Activate
     void activate(Settings s) throws Exception {
@@ -48,6 +48,18 @@ public class ControlLink {
 
     boolean connected() {
         return link != null && link.connected();
+    }
+
+    /** The ingest's lag in nanoseconds (0 when nothing waits or not started): see {@link MqttLink#lagNs}. */
+    long ingestLagNs() {
+        MqttLink l = link;
+        return l == null ? 0 : l.lagNs();
+    }
+
+    /** Messages waiting for the ingest's writer. */
+    int ingestQueued() {
+        MqttLink l = link;
+        return l == null ? 0 : l.queued();
     }
 
     @Deactivate

@@ -241,6 +241,20 @@ final class Ingest {
         return rejected.get(reason).get();
     }
 
+    /** Messages stored since start, by type ({@code status}, {@code cell}...), for /metrics. */
+    Map<String, Long> storedByType() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        storedByType.forEach((k, v) -> out.put(k.type(), v.sum()));
+        return out;
+    }
+
+    /** Messages not stored since start, by reason ({@link Rejected#REASONS}), for /metrics. */
+    Map<String, Long> rejectedByReason() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        rejected.forEach((k, v) -> out.put(k, v.get()));
+        return out;
+    }
+
     JsonObject health() {
         JsonObject o = new JsonObject();
         o.addProperty("stored", stored.get());

@@ -99,6 +99,9 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
     private final java.util.concurrent.atomic.AtomicLong announced = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean closing;
     private final Thread writer;
+    /** When the batch being stored arrived (its first, oldest message; System.nanoTime), or {@link #NONE}. */
+    private volatile long storingSinceNs = NONE;
+    private static final long NONE = Long.MIN_VALUE;
 
     /**
      * {@code sharedGroup}: empty, this instance takes every message ({@code rtbox/v1/up/#});
@@ -200,6 +203,28 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
         return announced.get();
     }
 
+    /**
+     * The ingest's lag (/metrics): how long the oldest message that arrived and is not stored
+     * yet has waited, in the batch being stored or else at the queue's head; 0 when none waits.
+     * A database that stalls shows as a lag that grows.
+     */
+    long lagNs() {
+        long since = storingSinceNs;
+        if (since == NONE) {
+            Pending head = queue.peek();
+            if (head == null) {
+                return 0;
+            }
+            since = head.queuedNs();
+        }
+        return Math.max(0, System.nanoTime() - since);
+    }
+
+    /** Messages decoded and waiting for the writer (/metrics). */
+    int queued() {
+        return queue.size();
+    }
+
     /** Decodes on the session's thread and queues for the writer (waiting while too much is queued). */
     private void enqueue(String topic, byte[] payload, Ack ack) throws InterruptedException {
         IngestTiming timing = ingest.timing();
@@ -234,6 +259,7 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
                 if (first == null) {
                     continue;
                 }
+                storingSinceNs = first.queuedNs();
                 batch.add(first);
                 queue.drainTo(batch, BATCH - 1);
                 long t0 = System.nanoTime();
@@ -269,6 +295,7 @@ final class MqttLink implements Commander.Publisher, AutoCloseable {
                 LOG.warn("ingest writer: {}", String.valueOf(e));
                 batch.forEach(p -> queuedBytes.release(p.bytes()));
             } finally {
+                storingSinceNs = NONE;
                 batch.clear();
                 arrivals.clear();
             }
