@@ -68,6 +68,11 @@ public final class HtmlReport {
      * of the copy the appliance ran from.
      */
     public static String render(String title, String planFile, String overall, List<ReportCell> cells) {
+        return render(title, planFile, overall, cells, null);
+    }
+
+    /** As {@link #render(String, String, String, List)}, with a repeating plan's table of medians and ranges (null: none). */
+    static String render(String title, String planFile, String overall, List<ReportCell> cells, String repetitions) {
         StringBuilder b = new StringBuilder(128 * 1024);
         b.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>").append(esc(title))
                 .append("</title>\n<style>").append(PlotAssets.text(PlotAssets.UPLOT_CSS)).append("\n")
@@ -86,6 +91,10 @@ public final class HtmlReport {
         b.append("<p class=\"overall\"><b>").append(esc(overall)).append("</b></p>\n");
         b.append("<noscript><p>The plots need JavaScript (inlined in this file: nothing is fetched).</p></noscript>\n");
         b.append(table(cells));
+        if (repetitions != null) {
+            b.append("<section class=\"repetitions\"><h2>Repetitions</h2>\n<pre>").append(esc(repetitions))
+                    .append("</pre></section>\n");
+        }
         if (cells.size() > 1) {
             b.append("<section class=\"overlay\"><h2>All cells overlaid</h2>\n<div data-plot=\"overlay\"></div></section>\n");
         }

@@ -35,7 +35,8 @@ public final class ReportSet {
         }
         Path html = dir.resolve("report.html");
         Files.writeString(html, HtmlReport.render(title, planFile, run.verdict().outcome() + ": "
-                + run.verdict().reason(), cells), StandardCharsets.UTF_8);
+                + run.verdict().reason(), cells, Repetitions.applies(run) ? Repetitions.text(run) : null),
+                StandardCharsets.UTF_8);
         files.add(html);
         Path hlog = dir.resolve("report.hlog");
         Files.writeString(hlog, HdrIntervalLog.render(cells), StandardCharsets.UTF_8);

@@ -59,6 +59,16 @@ class RepetitionsTest {
     }
 
     @Test
+    void theHtmlReportHasTheTableToo(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        ReportSet.write(repeated(), dir, "ab", "plans/ab.json");
+        String html = java.nio.file.Files.readString(dir.resolve("report.html"));
+        assertTrue(html.contains("<section class=\"repetitions\"><h2>Repetitions</h2>"), "no repetitions section");
+        assertTrue(html.contains("20 [10-30]"), "idle's max over its repetitions");
+        ReportSet.write(CiReportsTest.run(), dir, "quick", "plans/quick.json");
+        assertFalse(java.nio.file.Files.readString(dir.resolve("report.html")).contains("class=\"repetitions\""));
+    }
+
+    @Test
     void aPlanThatDoesNotRepeatHasNoRepetitionsTable() {
         assertFalse(Repetitions.applies(CiReportsTest.run()));
         assertFalse(PlanReports.text(CiReportsTest.run()).contains("Repetitions"));
