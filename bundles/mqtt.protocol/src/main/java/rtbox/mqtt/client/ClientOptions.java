@@ -19,7 +19,8 @@ import org.eclipse.paho.client.mqttv3.MqttConnectOptions;
  * @param brokers one broker URI or several, comma-separated (a cluster's nodes, tried in order)
  * @param user the user name, none when blank
  * @param password the password (set when not null)
- * @param sockets the socket factory, or null for Paho's default; an {@link SSLSocketFactory}
+ * @param sockets the socket factory, or null for plain sockets that send at once (TCP_NODELAY;
+ *     Paho's default has Nagle's algorithm on: about 40 ms on every command); an {@link SSLSocketFactory}
  *     ({@link #tls(javax.net.ssl.SSLContext)}) turns on host-name verification
  * @param keepAliveSeconds the keep-alive interval
  * @param connectTimeoutSeconds how long a connection may take
@@ -71,11 +72,32 @@ public record ClientOptions(String brokers, String user, String password, Socket
         if (password != null) {
             passwordText.accept(password);
         }
-        if (sockets != null) {
-            socketFactory.accept(sockets);
+        SocketFactory chosen = sockets != null ? sockets : defaultSockets();
+        if (chosen != null) {
+            socketFactory.accept(chosen);
         }
-        if (sockets instanceof SSLSocketFactory) {
+        if (chosen instanceof SSLSocketFactory) {
             hostnameVerification.accept(true);
+        }
+    }
+
+    /**
+     * Without a factory given: plain sockets for tcp:// brokers, the JVM's default TLS for ssl://
+     * ones, both sending at once; for a list that mixes both, Paho's own per broker (null).
+     */
+    private SocketFactory defaultSockets() {
+        if (!overTls(brokers)) {
+            return NoDelaySockets.INSTANCE;
+        }
+        for (String u : uris(brokers)) {
+            if (!u.startsWith("ssl://")) {
+                return null;
+            }
+        }
+        try {
+            return tls(javax.net.ssl.SSLContext.getDefault());
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("this JVM has no default TLS context", e);
         }
     }
 

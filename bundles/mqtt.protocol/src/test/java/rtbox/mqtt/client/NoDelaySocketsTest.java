@@ -26,6 +26,17 @@ class NoDelaySocketsTest {
         }
     }
 
+    /** The control room's and rtbox ctl's clients over tcp:// name no factory: theirs send at once too. */
+    @Test
+    void optionsWithoutFactoryGiveSocketsThatSendAtOnce() throws Exception {
+        javax.net.SocketFactory f = new ClientOptions("tcp://127.0.0.1:1883", null, null, null, 30, 10).v3()
+                .getSocketFactory();
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress()); Socket s = f.createSocket()) {
+            s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort()));
+            assertTrue(s.getTcpNoDelay(), "TCP_NODELAY on the default plain socket");
+        }
+    }
+
     @Test
     void tlsSocketsSendAtOnce() throws Exception {
         SSLContext tls = SSLContext.getInstance("TLS");
