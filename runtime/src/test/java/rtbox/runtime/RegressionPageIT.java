@@ -128,7 +128,17 @@ class RegressionPageIT {
             c.createStatement().executeUpdate("UPDATE run SET serial = 'SN-1', model = 'X20' WHERE appliance = 'local'");
         }
         JsonObject values = api.get("/regression/values?plan=ab&key=kernel").json();
-        assertEquals(2, values.getAsJsonArray("values").get(0).getAsJsonObject().get("runs").getAsInt(), values.toString());
+        JsonObject kernel = values.getAsJsonArray("values").get(0).getAsJsonObject();
+        assertEquals(2, kernel.get("runs").getAsInt(), values.toString());
+        // By a key, the last N of each value: one kernel for both here, so A is the newest run and B the one before.
+        String release = enc(kernel.get("value").getAsString());
+        JsonObject byKey = api.get("/regression?plan=ab&key=kernel&a=" + release + "&b=" + release + "&last=1").json();
+        assertEquals("local/" + runB, byKey.getAsJsonObject("a").getAsJsonArray("runs").get(0).getAsString(), byKey.toString());
+        assertEquals("local/" + runA, byKey.getAsJsonObject("b").getAsJsonArray("runs").get(0).getAsString());
+        assertEquals(3, byKey.getAsJsonArray("runs_a").size(), "3 repetitions of the one run");
+        ControlServer.Client.Response none = api.get("/regression?plan=ab&key=kernel&a=" + release + "&b=2.6.20");
+        assertEquals(400, none.status(), none.body());
+        assertTrue(none.body().contains("no run of plan 'ab' with kernel '2.6.20'"), none.body());
         ControlServer.Client.Response wrong = api.post("/records", "{\"appliance\": \"local\", \"run\": \"" + runA
                 + "\", \"override_reason\": \"no self-test in a job\", \"regression\": {\"a\": \"local/" + runA
                 + "\", \"b\": \"local/" + runB + "\"}}");
