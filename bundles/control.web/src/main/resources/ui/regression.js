@@ -77,8 +77,11 @@ function signed(v) {
   return (v > 0 ? "+" : "") + num(v);
 }
 
-function runs(side) {
-  return h("span", {}, side.name + ": " + side.runs.length + " runs (",
+function runs(side, compared) {
+  // A stored run of a plan that repeats its cells is several runs of the set, one per repetition.
+  const n = compared.length, stored = side.runs.length;
+  return h("span", {}, side.name + ": " + n + (n === 1 ? " run" : " runs") + (n !== stored
+    ? " from " + stored + (stored === 1 ? " stored run" : " stored runs") : "") + " (",
     ...side.runs.flatMap((r, i) => [i ? ", " : "", runLink(r.split("/")[0], r.slice(r.indexOf("/") + 1), r)]), ")");
 }
 
@@ -94,7 +97,7 @@ async function load(q) {
   }
   const good = c.verdict === "NO CHANGE" || c.verdict === "IMPROVED";
   out.append(h("dl", { class: "kv" }, h("dt", {}, "plan"), h("dd", {}, c.plan || "single runs"),
-    h("dt", {}, "set A"), h("dd", { id: "set-a" }, runs(c.a)), h("dt", {}, "set B"), h("dd", { id: "set-b" }, runs(c.b))));
+    h("dt", {}, "set A"), h("dd", { id: "set-a" }, runs(c.a, c.runs_a)), h("dt", {}, "set B"), h("dd", { id: "set-b" }, runs(c.b, c.runs_b))));
   out.append(h("p", { id: "verdict", class: "msg " + (good ? "ok" : "error") },
     h("span", { class: "verdict regression " + c.verdict.replace(/ /g, "_") }, c.verdict), " ", c.b.name, " against ", c.a.name,
     ": ", c.summary));

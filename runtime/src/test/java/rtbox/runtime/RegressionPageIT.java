@@ -105,6 +105,7 @@ class RegressionPageIT {
         String whole = cliVerdict.substring(0, cliVerdict.indexOf(':'));
         assertTrue(verdict.startsWith(whole + " B against A: " + whole), verdict + " / " + cliVerdict);
         assertTrue(verdict.contains("n = 3 + 3"), verdict);
+        assertEquals("A: 3 runs from 1 stored run (local/" + runA + ")", browser.find("#set-a").getText());
         BufferedImage badge = Browser.shot(browser.find("#verdict .verdict"));
         assertTrue(Browser.count(badge, whole.equals("REGRESSED") ? "#ffcdd2" : "#c8e6c9") > 50,
                 "the verdict badge's colour");
