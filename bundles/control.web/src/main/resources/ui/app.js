@@ -91,11 +91,13 @@ export function can(s, role) {
 
 const PAGES = [
   ["fleet", "Fleet"], ["start", "Start"], ["plans", "Plans"], ["live", "Live"], ["runs", "Runs"], ["history", "History"],
-  ["compare", "Compare"], ["regression", "Regression"], ["records", "Records"], ["audit", "Audit"],
+  ["compare", "Compare"], ["regression", "Regression"], ["references", "References"], ["records", "Records"], ["audit", "Audit"],
+  ["users", "Users", "admin"],
 ];
 
 function navBar(active, s) {
-  const links = PAGES.map(([page, label]) => h("a", { href: "/ui/" + page + ".html", class: page === active ? "active" : "" }, label));
+  const links = PAGES.filter(([, , role]) => !role || can(s, role))
+    .map(([page, label]) => h("a", { href: "/ui/" + page + ".html", class: page === active ? "active" : "" }, label));
   const out = h("button", { type: "button", class: "link", id: "logout" }, "log out");
   out.addEventListener("click", async () => {
     try {
@@ -169,6 +171,11 @@ export function fmtDelta(v, unit = "") {
   if (v == null || !isFinite(v)) return "-";
   const r = Math.abs(v) >= 100 ? Math.round(v) : Math.round(v * 10) / 10;
   return (r > 0 ? "+" : "") + r + unit;
+}
+
+/** A link to an appliance's own page (status, kernel, bundles, queue, runs, site and line, self-test). */
+export function applianceLink(appliance, text) {
+  return h("a", { href: "/ui/appliance.html?id=" + encodeURIComponent(appliance) }, text || appliance);
 }
 
 export function runLink(appliance, run, text) {

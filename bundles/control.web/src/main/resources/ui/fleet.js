@@ -3,7 +3,7 @@
 // so thousands of appliances stay fast. Status events update the rows shown in place.
 // An appliance the control room does not know is shown as unregistered, without its verdict, and
 // an admin accepts it (POST /api/v1/appliances/ID/accept, audited).
-import { api, path, session, h, $, clear, stateBadge, verdictBadge, ago, agoOf, runLink, events, pager, sayError, param, can } from "/ui/app.js";
+import { api, path, session, h, $, clear, stateBadge, verdictBadge, ago, agoOf, runLink, applianceLink, events, pager, sayError, param, can } from "/ui/app.js";
 
 const s = await session("fleet");
 const page = $("#page");
@@ -78,7 +78,7 @@ function row(a) {
   });
   const tr = h("tr", { "data-appliance": a.id, class: a.registered === false ? "unregistered" : a.state },
     h("td", {}, box),
-    h("td", {}, h("a", { href: "/ui/history.html?appliance=" + encodeURIComponent(a.id) }, a.id)),
+    h("td", {}, applianceLink(a.id)),
     h("td", {}, stateCell(a)),
     h("td", { class: "seen" }, agoOf(a.last_seen)),
     h("td", {}, [a.site, a.line].filter(Boolean).join(" / ") || "-"),

@@ -12,9 +12,21 @@ const base = path`/runs/${appliance}/${runId}`;
 
 let run;
 try {
+  if (!appliance || !runId) throw Object.assign(new Error("no run named"), { status: 0 });
   run = await api.get(base);
 } catch (e) {
-  sayError(e);
+  // An unknown run (a mistyped link, a run of another control room): say so plainly, with the ways on.
+  if (e.status === 404 || e.status === 0 || e.status === 400) {
+    $("h1").textContent = "No such run";
+    document.title = "No such run · rtbox control room";
+    const m = say(!appliance || !runId ? "This page shows one run: run.html?appliance=APPLIANCE&run=RUN."
+      : "The control room has no run '" + runId + "' of appliance '" + appliance + "'. ");
+    m.id = "no-run";
+    m.append(h("a", { href: "/ui/runs.html" + (appliance ? "?appliance=" + encodeURIComponent(appliance) : "") },
+      appliance ? "the runs of " + appliance : "every run"), " lists what there is.");
+  } else {
+    sayError(e);
+  }
   throw e;
 }
 document.title = "Run " + run.run + " · rtbox control room";

@@ -1,7 +1,7 @@
 // API tokens (docs/control-api.md, "API tokens"; docs/ci.md): a user's tokens for scripts and
 // CI jobs, made here (shown once), listed without their secret, revoked. An admin may list
 // everyone's and revoke any.
-import { api, session, h, $, clear, sayError, timeOf, can, ROLES, path } from "/ui/app.js";
+import { api, session, h, $, clear, sayError, timeOf, can, ROLES, path, param } from "/ui/app.js";
 
 const s = await session("tokens");
 const page = $("#page");
@@ -14,15 +14,19 @@ const form = h("form", { class: "filters", id: "token-form" },
   h("label", {}, "expires", h("input", { name: "expires", id: "token-expires", type: "date" })),
   h("button", { type: "submit", id: "token-make" }, "make token"));
 const shown = h("div", { id: "token-shown" });
-const everyone = h("input", { type: "checkbox", id: "token-everyone" });
+// The users page links here for everyone's tokens (?everyone=1) or one user's (?user=NAME); an admin's view.
+const forUser = can(s, "admin") ? param("user") : null;
+const everyone = h("input", { type: "checkbox", id: "token-everyone", checked: can(s, "admin") && param("everyone") === "1" });
 const list = h("div", { id: "tokens" });
 page.append(h("p", { class: "small" }, "A token acts as you (" + s.user + ") at its role, on every /api/v1 request, with",
   " Authorization: Bearer TOKEN and no CSRF token. It is shown once, when made: keep it in the CI's secrets."),
-form, shown, can(s, "admin") ? h("label", {}, everyone, " everyone's tokens") : "", list);
+form, shown, forUser ? h("p", { id: "token-user" }, "API tokens of " + forUser + " (from the users page)") : "",
+can(s, "admin") ? h("label", {}, everyone, " everyone's tokens") : "", list);
 
 async function load() {
   try {
-    const answer = await api.get("/tokens" + (everyone.checked ? "?user=*" : ""));
+    const answer = await api.get("/tokens" + (forUser && !everyone.checked ? "?user=" + encodeURIComponent(forUser)
+      : everyone.checked ? "?user=*" : ""));
     clear(list).append(h("table", { id: "token-table" },
       h("thead", {}, h("tr", {}, ["name", "user", "role", "made", "expires", "last used", "state", ""].map((x) => h("th", {}, x)))),
       h("tbody", {}, answer.tokens.map((t) => h("tr", { "data-token": String(t.id) },

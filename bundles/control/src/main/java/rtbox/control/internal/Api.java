@@ -514,12 +514,13 @@ public final class Api extends HttpServlet {
             room.users.add(s.user(), name, Role.of(role), password);
             send(resp, 201, room.users.list());
         } else if (p.length == 2 && method.equals("PUT")) {
-            rtbox.json.JsonFields f = Input.fields(body(req), List.of("role", "password"));
+            rtbox.json.JsonFields f = Input.fields(body(req), List.of("role", "password", "disabled"));
             Input.user("user name", p[1]);
             String role = Input.text(f, "role", 16);
             String password = Input.text(f, "password", Input.PASSWORD_MAX);
             room.users.change(s.user(), p[1], role != null ? Role.of(role) : null,
-                    password == null ? null : Input.password(f.at("password"), password, true));
+                    password == null ? null : Input.password(f.at("password"), password, true),
+                    Input.bool(f, "disabled"));
             send(resp, 200, room.users.list());
         } else if (p.length == 2 && method.equals("DELETE")) {
             room.users.delete(s.user(), Input.user("user name", p[1]));

@@ -53,16 +53,19 @@ final class ApiTokens {
         String key = Passwords.sha256(bearer.getBytes(StandardCharsets.UTF_8));
         Object[] t;
         try (Connection c = db.connection()) {
-            t = Sql.one(c, "SELECT t.id, t.name, t.user_name, t.role, t.expires_ms, t.revoked_ms, t.used_ms, u.role"
-                    + " FROM api_token t JOIN users u ON u.name = t.user_name WHERE t.token_sha256 = ?",
+            t = Sql.one(c, "SELECT t.id, t.name, t.user_name, t.role, t.expires_ms, t.revoked_ms, t.used_ms, u.role,"
+                    + " u.disabled_ms FROM api_token t JOIN users u ON u.name = t.user_name WHERE t.token_sha256 = ?",
                     rs -> new Object[] {rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
                         Sql.longOrNull(rs, "expires_ms"), Sql.longOrNull(rs, "revoked_ms"),
-                        Sql.longOrNull(rs, "used_ms"), rs.getString(8)}, key);
+                        Sql.longOrNull(rs, "used_ms"), rs.getString(8), Sql.longOrNull(rs, "disabled_ms")}, key);
             if (t == null) {
                 throw new BadRequest(401, "unknown API token");
             }
             if (t[5] != null) {
                 throw new BadRequest(401, "API token '" + t[1] + "' was revoked at " + Json.iso((Long) t[5]));
+            }
+            if (t[8] != null) {
+                throw new BadRequest(401, "API token '" + t[1] + "': its user '" + t[2] + "' is disabled");
             }
             if (t[4] != null && (Long) t[4] <= now) {
                 throw new BadRequest(401, "API token '" + t[1] + "' expired at " + Json.iso((Long) t[4]));

@@ -58,6 +58,15 @@ final class Input {
         }
     }
 
+    /** An optional true/false member; null when absent. */
+    static Boolean bool(JsonFields f, String key) {
+        try {
+            return f.optBool(key);
+        } catch (JsonProblem p) {
+            throw new BadRequest(p.getMessage());
+        }
+    }
+
     /** A required text member, checked. */
     static String requiredText(JsonFields f, String key, int max) {
         String s = text(f, key, max);

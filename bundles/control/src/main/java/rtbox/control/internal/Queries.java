@@ -13,8 +13,8 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 
 /**
- * The read side of docs/control-api.md: fleet, appliances, runs, a run, history. Just over
- * 400 lines: every page's read query side by side, sharing the column lists and row mappers.
+ * The read side of docs/control-api.md: fleet, appliances, runs, a run, history.
+ * Over 400 lines: every page's read query side by side, sharing the column lists and row mappers.
  */
 final class Queries {
     private final Db db;
@@ -184,7 +184,9 @@ final class Queries {
         JsonArray rows = new JsonArray();
         for (JsonObject r : Sql.list(c, "SELECT " + RUN_COLUMNS + " FROM run" + where
                 + " ORDER BY first_seen_ms DESC, run_id DESC LIMIT ? OFFSET ?", Queries::runRow, p.toArray())) {
-            r.add("messages", messages(c, r.get("appliance").getAsString(), r.get("run").getAsString(), false));
+            JsonObject m = messages(c, r.get("appliance").getAsString(), r.get("run").getAsString(), false);
+            r.add("messages", m); // cells_run: a plan's cells whose result came in (a single run has none: null)
+            r.addProperty("cells_run", "plan".equals(Json.string(r, "kind")) ? m.get("cells_received").getAsInt() : null);
             rows.add(r);
         }
         o.add("runs", rows);
@@ -225,8 +227,9 @@ final class Queries {
                 rs -> new Object[] {rs.getString(1), Sql.longOrNull(rs, "cells_planned"),
                     Sql.longOrNull(rs, "result_seq")}, appliance, run);
         TreeSet<Integer> have = new TreeSet<>();
+        int cells = 0;
         for (Object[] r : rows) {
-            have.add((Integer) r[0]);
+            cells += have.add((Integer) r[0]) && "cell".equals(r[1]) ? 1 : 0;
         }
         int highest = have.isEmpty() ? 0 : have.last();
         boolean plan = meta != null && "plan".equals(meta[0]);
@@ -251,6 +254,7 @@ final class Queries {
         o.add("missing", missing);
         o.add("progress_missing", progressMissing);
         o.addProperty("complete", resultSeq != null && missing.isEmpty());
+        o.addProperty("cells_received", cells);
         if (list) {
             JsonArray l = new JsonArray();
             for (Object[] r : rows) {

@@ -81,8 +81,8 @@ final class Users {
         }
         String[] u;
         try (Connection c = db.connection()) {
-            u = Sql.one(c, "SELECT role, password_hash FROM users WHERE name = ?",
-                    rs -> new String[] {rs.getString(1), rs.getString(2)}, user);
+            u = Sql.one(c, "SELECT role, password_hash, disabled_ms FROM users WHERE name = ?",
+                    rs -> new String[] {rs.getString(1), rs.getString(2), rs.getString(3)}, user);
         }
         // A hash is computed also for an unknown user, so that the time taken does not tell.
         boolean ok = Passwords.matches(password, u != null ? u[1] : DUMMY);
@@ -92,6 +92,15 @@ final class Users {
             return null;
         }
         failures.remove(user);
+        if (u[2] != null) {
+            // Said only to whoever knows the password: a disabled name is not told apart from a wrong one before.
+            try (Connection c = db.connection()) {
+                JsonObject d = new JsonObject();
+                d.addProperty("disabled", true);
+                Audit.log(c, user, "login-failed", null, d);
+            }
+            throw new BadRequest(401, "user '" + user + "' is disabled: an admin enables it again on the users page");
+        }
         String token = Passwords.random(32), csrf = Passwords.random(32);
         try (Connection c = db.connection()) {
             Sql.update(c, "INSERT INTO session (token_sha256, user_name, csrf, created_ms, used_ms) VALUES (?, ?, ?, ?, ?)",
@@ -113,7 +122,7 @@ final class Users {
         String key = Passwords.sha256(token.getBytes(StandardCharsets.UTF_8));
         try (Connection c = db.connection()) {
             Object[] s = Sql.one(c, "SELECT s.user_name, u.role, s.csrf, s.created_ms, s.used_ms FROM session s"
-                    + " JOIN users u ON u.name = s.user_name WHERE s.token_sha256 = ?", rs -> new Object[] {
+                    + " JOIN users u ON u.name = s.user_name WHERE s.token_sha256 = ? AND u.disabled_ms IS NULL", rs -> new Object[] {
                         rs.getString(1), rs.getString(2), rs.getString(3), rs.getLong(4), rs.getLong(5)}, key);
             if (s == null || now - (Long) s[3] > SESSION_MAX_MS || now - (Long) s[4] > SESSION_IDLE_MS) {
                 return null;
@@ -135,11 +144,15 @@ final class Users {
     JsonObject list() throws SQLException {
         try (Connection c = db.connection()) {
             JsonArray a = new JsonArray();
-            Sql.list(c, "SELECT name, role, created_ms FROM users ORDER BY name", rs -> {
+            Sql.list(c, "SELECT name, role, created_ms, disabled_ms, disabled_by FROM users ORDER BY name", rs -> {
                 JsonObject u = new JsonObject();
                 u.addProperty("name", rs.getString(1));
                 u.addProperty("role", rs.getString(2));
                 u.addProperty("created", Json.iso(rs.getLong(3)));
+                Long disabled = Sql.longOrNull(rs, "disabled_ms");
+                u.addProperty("disabled", disabled != null);
+                u.addProperty("disabled_at", disabled == null ? null : Json.iso(disabled));
+                u.addProperty("disabled_by", rs.getString(5));
                 return u;
             }).forEach(a::add);
             JsonObject o = new JsonObject();
@@ -180,17 +193,45 @@ final class Users {
     }
 
     void change(String by, String name, Role role, String password) throws SQLException {
+        change(by, name, role, password, null);
+    }
+
+    /**
+     * An admin's change of a user: role, password, and {@code disabled} (null: unchanged). A
+     * disabled user keeps their name, audit trail and records; their sessions end at once and
+     * their API tokens answer 401 while disabled. No one disables themselves or the last
+     * enabled admin.
+     */
+    void change(String by, String name, Role role, String password, Boolean disabled) throws SQLException {
         if (password != null) {
             checkPassword(password);
         }
         try (Connection c = db.connection()) {
             c.setAutoCommit(false);
-            String old = Sql.one(c, "SELECT role FROM users WHERE name = ?", rs -> rs.getString(1), name);
-            if (old == null) {
+            String[] was = Sql.one(c, "SELECT role, disabled_ms FROM users WHERE name = ?",
+                    rs -> new String[] {rs.getString(1), rs.getString(2)}, name);
+            if (was == null) {
                 throw new NotFound("no user '" + name + "'");
             }
-            if (role != null && role != Role.ADMIN && Role.of(old) == Role.ADMIN && admins(c) <= 1) {
+            String old = was[0];
+            boolean lastAdmin = Role.of(old) == Role.ADMIN && was[1] == null && admins(c) <= 1;
+            if (role != null && role != Role.ADMIN && lastAdmin) {
                 throw new BadRequest(409, "'" + name + "' is the last admin");
+            }
+            if (Boolean.TRUE.equals(disabled) && by.equals(name)) {
+                throw new BadRequest(409, "you cannot disable yourself");
+            }
+            if (Boolean.TRUE.equals(disabled) && lastAdmin) {
+                throw new BadRequest(409, "'" + name + "' is the last enabled admin");
+            }
+            if (disabled != null && disabled != (was[1] != null)) {
+                if (disabled) {
+                    Sql.update(c, "UPDATE users SET disabled_ms = ?, disabled_by = ? WHERE name = ?",
+                            System.currentTimeMillis(), by, name);
+                    Sql.update(c, "DELETE FROM session WHERE user_name = ?", name);
+                } else {
+                    Sql.update(c, "UPDATE users SET disabled_ms = NULL, disabled_by = NULL WHERE name = ?", name);
+                }
             }
             if (role != null) {
                 Sql.update(c, "UPDATE users SET role = ? WHERE name = ?", role.id(), name);
@@ -204,7 +245,10 @@ final class Users {
                 d.addProperty("role", role.id());
             }
             d.addProperty("password_changed", password != null);
-            Audit.log(c, by, by.equals(name) && role == null ? "password" : "user-change", name, d);
+            if (disabled != null) {
+                d.addProperty("disabled", disabled);
+            }
+            Audit.log(c, by, by.equals(name) && role == null && disabled == null ? "password" : "user-change", name, d);
             c.commit();
         }
     }
@@ -240,6 +284,6 @@ final class Users {
     }
 
     private static long admins(Connection c) throws SQLException {
-        return Sql.count(c, "SELECT COUNT(*) FROM users WHERE role = 'admin'");
+        return Sql.count(c, "SELECT COUNT(*) FROM users WHERE role = 'admin' AND disabled_ms IS NULL");
     }
 }

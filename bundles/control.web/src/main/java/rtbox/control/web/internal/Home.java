@@ -13,9 +13,9 @@ import org.osgi.service.servlet.whiteboard.propertytypes.HttpWhiteboardServletPa
 
 /**
  * {@code /} leads to the fleet page. As the context's default servlet ({@code /}) it also
- * answers every path nothing else serves: 404, saying where the pages and the API are.
- * (An exact {@code ""} or {@code /ui} pattern beside it made Felix's whiteboard refuse the
- * whole servlet.)
+ * answers every path nothing else serves, whatever the method: the control room's own 404
+ * ({@link NotFound}: a page, or JSON under {@code /api/}). (An exact {@code ""} or
+ * {@code /ui} pattern beside it made Felix's whiteboard refuse the whole servlet.)
  */
 @Component(service = Servlet.class)
 @HttpWhiteboardContextSelect(Web.CONTEXT_SELECT)
@@ -24,13 +24,13 @@ public class Home extends HttpServlet {
     private static final long serialVersionUID = 1L;
 
     @Override
-    protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+    protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
         String path = req.getServletPath() + (req.getPathInfo() == null ? "" : req.getPathInfo());
-        if (path.isEmpty() || path.equals("/") || path.equals("/ui") || path.equals("/ui/")) {
+        boolean read = req.getMethod().equals("GET") || req.getMethod().equals("HEAD");
+        if (read && (path.isEmpty() || path.equals("/") || path.equals("/ui") || path.equals("/ui/"))) {
             resp.sendRedirect(req.getContextPath() + Web.HOME);
             return;
         }
-        resp.sendError(HttpServletResponse.SC_NOT_FOUND, "no page " + path + ": the pages are under /ui/ (the fleet: "
-                + Web.HOME + "), the API under /api/v1/");
+        NotFound.answer(path, resp);
     }
 }
