@@ -24,6 +24,7 @@ page.append(head, place, h("h2", {}, "Checks"), checks, h("h2", {}, "Queue"), qu
   h("h2", {}, "Software"), parts);
 
 let a;
+let pending = null; // a self-test sent from here: {before: the last answer's time, note: the "waiting" message}
 
 async function load() {
   try {
@@ -94,6 +95,10 @@ function checkLine(what, c, figures) {
 }
 
 function drawChecks() {
+  if (pending && a.selftest && a.selftest.at !== pending.before) {
+    pending.note.remove(); // its answer is in (an event may bring it before the wait below sees it)
+    pending = null;
+  }
   const st = a.selftest, b = (st && st.body) || {};
   const figures = b.found !== undefined ? `${b.found} of ${b.expected} injected stalls of ${b.injected_us} us found on CPU ${b.cpu},`
     + ` error ${b.error_us >= 0 ? "+" : ""}${b.error_us} us` : "";
@@ -114,10 +119,12 @@ async function selftest(button) {
   button.disabled = true;
   const waiting = say("self-test sent to " + a.id + ": waiting for its answer (about 3 s)", "note");
   waiting.id = "selftest-waiting";
+  pending = { before, note: waiting };
   try {
     await api.post(path`/appliances/${a.id}/selftest`, {});
   } catch (e) {
     waiting.remove();
+    pending = null;
     sayError(e);
     button.disabled = false;
     return;
@@ -132,12 +139,12 @@ async function selftest(button) {
       continue;
     }
     if (now.selftest && now.selftest.at !== before) {
-      waiting.remove();
       a = now;
       drawChecks();
       return;
     }
   }
+  pending = null;
   waiting.textContent = "no answer from " + a.id + " within 30 s: is it online? (the answer still shows here when it comes)";
   button.disabled = false;
 }

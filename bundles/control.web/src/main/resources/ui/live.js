@@ -11,7 +11,12 @@ const s = await session("live");
 const page = $("#page");
 const runs = (param("runs") || "").split(",").filter(Boolean).map((x) => {
   const i = x.indexOf("/");
-  return { appliance: x.slice(0, i), run: x.slice(i + 1) };
+  return { appliance: x.slice(0, Math.max(0, i)), run: x.slice(i + 1), text: x };
+}).filter((r) => {
+  // "garbage" made a card "garbag ... running": a run is named APPLIANCE/RUN
+  if (r.appliance && r.run && !r.run.includes("/")) return true;
+  say("'" + r.text + "' is not a run: this page follows runs named APPLIANCE/RUN (?runs=a1/20261206-120000-ab12,...)");
+  return false;
 });
 // Starts waiting in an appliance's queue (?queued=ID,... from the Start page, ?queue=APPLIANCE,... from the fleet).
 const queuedIds = (param("queued") || "").split(",").filter(Boolean).map(Number).filter((n) => n > 0);

@@ -128,6 +128,7 @@ class ControlPagesWebIT {
         ControlServer.Client.Response again = control.client().login("oper1", "a-long-password-1");
         assertEquals(401, again.status(), again.body());
         assertTrue(again.body().contains("disabled"), again.body());
+        keep("users.png");
         ControlServer.Client.Response wrong = control.client().login("oper1", "not-the-password-1");
         assertEquals("{\"error\":\"wrong user name or password\"}", wrong.body(), "a wrong password tells nothing more");
     }
@@ -160,6 +161,8 @@ class ControlPagesWebIT {
         assertTrue(answer.getText().contains("FAILED") && answer.getText().contains("does not do 'selftest'"),
                 answer.getText());
         assertTrue(Browser.count(Browser.shot(answer), "#ffebee") > 500, "the failed self-test's colour");
+        browser.await(30, d -> d.findElements(By.id("selftest-waiting")).isEmpty());
+        keep("appliance.png");
         String audit = get("/audit?user=admin").toString();
         assertTrue(audit.contains("\"action\":\"selftest\"") && audit.contains("\"action\":\"appliance-set\""), audit);
     }
@@ -220,6 +223,11 @@ class ControlPagesWebIT {
         assertEquals("No such run", browser.find("h1").getText());
         assertTrue(m.getText().contains("The control room has no run 'no-such-run' of appliance 'a1'"), m.getText());
         assertTrue(Browser.count(Browser.shot(m), "#ffebee") > 500, "the message's colour");
+        // The live page with a run that is not APPLIANCE/RUN: said so, no card for it.
+        browser.open(base + "/ui/live.html?runs=garbage");
+        WebElement live = browser.awaitElement(30, "#messages .msg.error");
+        assertTrue(live.getText().contains("'garbage' is not a run"), live.getText());
+        assertTrue(browser.driver.findElements(By.cssSelector(".live-card")).isEmpty(), "a card for 'garbage'");
     }
 
     /**
@@ -251,6 +259,13 @@ class ControlPagesWebIT {
         assertEquals(0, across, "a line across the empty buckets from 2.7 to 4.55 ms");
         assertTrue(outlier >= 8, "the single sample at 4689 us is not drawn: " + outlier);
         assertTrue(all > 300, "the histogram is not drawn: " + all);
+    }
+
+    /** The whole page for bundles/control.web/doc/ when -Drtbox.web.screenshots=true (as ControlRoomWebIT does). */
+    private void keep(String name) throws Exception {
+        if (Boolean.getBoolean("rtbox.web.screenshots")) {
+            browser.page(Path.of("..", "bundles", "control.web", "doc", name));
+        }
     }
 
     /**
