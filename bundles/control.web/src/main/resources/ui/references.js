@@ -24,7 +24,7 @@ async function load() {
     const { references } = await api.get("/references" + (q.toString() ? "?" + q : ""));
     clear(out).append(!references.length ? h("p", { class: "msg note", id: "references-none" },
       "no golden reference yet: make one from a passed run's page") : h("table", { id: "references-table" },
-      h("thead", {}, h("tr", {}, ["model", "plan", "cell", "from run", "p99", "p99.9", "max", "missed", ...KEYS, "set", ""]
+      h("thead", {}, h("tr", {}, ["model", "plan", "cell", "from run", "p99 / p99.9 / max (us), missed", "tolerance band", ""]
         .map((x) => h("th", {}, x)))),
       h("tbody", {}, references.map(row))));
   } catch (e) {
@@ -34,7 +34,7 @@ async function load() {
 
 function row(r) {
   const inputs = KEYS.map((k) => admin ? h("input", { type: "number", min: 0, step: "any", name: k, value: r.tolerance[k],
-    "aria-label": k + " of reference " + r.id }) : String(r.tolerance[k]));
+    "aria-label": k + " of reference " + r.id }) : h("span", { class: "tol-value" }, String(r.tolerance[k])));
   const actions = [];
   if (admin) {
     const save = h("button", { type: "button", class: "save-tolerance" }, "save band");
@@ -71,12 +71,11 @@ function row(r) {
   return h("tr", { "data-reference": String(r.id) },
     h("td", {}, r.model || "-"), h("td", {}, r.plan || "-"), h("td", {}, r.cell),
     h("td", {}, runLink(r.appliance, r.run, r.appliance + "/" + r.run),
+      h("div", { class: "small" }, "set ", timeOf(r.created), " by ", r.created_by || "?"),
       r.override_reason ? h("div", { class: "override" }, "not from a complete PASS run: " + r.override_reason) : ""),
-    ...[r.p99_us, r.p999_us, r.max_us].map((v) => h("td", { class: "num" }, fmtUs(v))),
-    h("td", { class: "num" }, String(r.missed_deadlines ?? "-")),
-    ...inputs.map((i) => h("td", { class: "tol" }, i)),
-    h("td", { class: "small" }, timeOf(r.created), " by ", r.created_by || "?"),
-    h("td", {}, actions));
+    h("td", { class: "num" }, [r.p99_us, r.p999_us, r.max_us].map(fmtUs).join(" / ") + ", " + String(r.missed_deadlines ?? "-")),
+    h("td", { class: "tol" }, h("div", { class: "tol-grid" }, inputs.map((i, k) => h("label", {}, KEYS[k], i)))),
+    h("td", { class: "actions" }, actions));
 }
 
 form.addEventListener("submit", (ev) => {

@@ -440,6 +440,9 @@ class ControlRoomWebIT {
                 java.util.Map.entry("records", new String[] {"", "#records-table"}),
                 java.util.Map.entry("audit", new String[] {"", "#audit-table"}),
                 java.util.Map.entry("tokens", new String[] {"", "#token-table"}),
+                java.util.Map.entry("users", new String[] {"", "#users-table"}),
+                java.util.Map.entry("references", new String[] {"", "#references-table"}),
+                java.util.Map.entry("appliance", new String[] {"?id=a1", "#appliance-head"}),
                 java.util.Map.entry("run", new String[] {"?appliance=a1&run=" + runA, "#verdicts"}),
                 java.util.Map.entry("login", new String[] {"", "#login"}))).check();
         System.out.printf("ControlRoomWebIT: every page at two sizes, times, sorting and requests checked in %d ms%n",
