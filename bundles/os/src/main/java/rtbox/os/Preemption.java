@@ -20,7 +20,7 @@ public final class Preemption {
     /** This machine's model, read from /sys and /proc; "unknown" when they say nothing. */
     public static String model() {
         return model(read("/proc/sys/kernel/version"), read("/sys/kernel/realtime"),
-                read("/sys/kernel/debug/sched/preempt"));
+                read("/sys/kernel/debug/sched/preempt"), read("/proc/cmdline"));
     }
 
     /** Whether this machine runs a PREEMPT_RT kernel. */
@@ -31,9 +31,11 @@ public final class Preemption {
     /**
      * The model from what the kernel says: {@code version} (uname -v), {@code realtime}
      * (/sys/kernel/realtime: "1" on PREEMPT_RT) and {@code dynamic} (debugfs' sched/preempt,
-     * "none voluntary (full)"); each null when it cannot be read.
+     * "none voluntary (full)") and {@code cmdline} (/proc/cmdline, whose {@code preempt=} sets the
+     * dynamic mode at boot: the mode where debugfs is not mounted, as on the rtbox image); each null
+     * when it cannot be read.
      */
-    public static String model(String version, String realtime, String dynamic) {
+    public static String model(String version, String realtime, String dynamic, String cmdline) {
         if ("1".equals(realtime == null ? null : realtime.trim())
                 || version != null && version.contains("PREEMPT_RT")) {
             return RT;
@@ -48,7 +50,10 @@ public final class Preemption {
             return "unknown";
         }
         if (version.contains("PREEMPT_DYNAMIC")) {
-            return "PREEMPT_DYNAMIC (mode unknown: debugfs not mounted)";
+            String boot = cmdline == null ? null : java.util.Arrays.stream(cmdline.trim().split("\\s+"))
+                    .filter(a -> a.matches("preempt=(none|voluntary|full)")).reduce((a, b) -> b).orElse(null);
+            return boot != null ? "PREEMPT_DYNAMIC (" + boot.substring("preempt=".length()) + ", set by " + boot + ")"
+                    : "PREEMPT_DYNAMIC (mode unknown: debugfs not mounted)";
         }
         if (version.contains("PREEMPT")) {
             return "PREEMPT";

@@ -13,25 +13,30 @@ class PreemptionTest {
 
     @Test
     void aRealTimeKernelIsNamedPreemptRtByItsSysfsFlagOrItsVersion() {
-        assertEquals("PREEMPT_RT", Preemption.model(RT, "1", null));
-        assertEquals("PREEMPT_RT", Preemption.model(RT, null, null));
-        assertEquals("PREEMPT_RT", Preemption.model("#1 SMP", "1\n", null));
+        assertEquals("PREEMPT_RT", Preemption.model(RT, "1", null, null));
+        assertEquals("PREEMPT_RT", Preemption.model(RT, null, null, null));
+        assertEquals("PREEMPT_RT", Preemption.model("#1 SMP", "1\n", null, null));
         // the flag wins over a dynamic mode, should a kernel offer both
-        assertEquals("PREEMPT_RT", Preemption.model(RT, "1", "none voluntary (full)"));
+        assertEquals("PREEMPT_RT", Preemption.model(RT, "1", "none voluntary (full)", null));
     }
 
     @Test
     void theStockKernelIsNamedByTheModeItRunsIn() {
-        assertEquals("PREEMPT_DYNAMIC (full)", Preemption.model(STOCK, null, "none voluntary (full)"));
-        assertEquals("PREEMPT_DYNAMIC (voluntary)", Preemption.model(STOCK, "0", "none (voluntary) full"));
-        assertEquals("PREEMPT_DYNAMIC (mode unknown: debugfs not mounted)", Preemption.model(STOCK, null, null));
+        assertEquals("PREEMPT_DYNAMIC (full)", Preemption.model(STOCK, null, "none voluntary (full)", null));
+        assertEquals("PREEMPT_DYNAMIC (voluntary)", Preemption.model(STOCK, "0", "none (voluntary) full", "preempt=full"));
+        assertEquals("PREEMPT_DYNAMIC (mode unknown: debugfs not mounted)", Preemption.model(STOCK, null, null, null));
+        // the image mounts no debugfs: the mode its SYSLINUX entry set at boot
+        assertEquals("PREEMPT_DYNAMIC (full, set by preempt=full)", Preemption.model(STOCK, null, null,
+                "root=/dev/sda2 console=ttyS0,115200n8 preempt=full rtbox.kernel=stock\n"));
+        assertEquals("PREEMPT_DYNAMIC (mode unknown: debugfs not mounted)", Preemption.model(STOCK, null, null,
+                "root=/dev/sda2 preempt=fast"));
     }
 
     @Test
     void olderModelsAndNothingKnown() {
-        assertEquals("PREEMPT", Preemption.model("#1 SMP PREEMPT Tue Jan 1", null, null));
-        assertTrue(Preemption.model("#1 SMP Tue Jan 1", null, null).startsWith("none or voluntary"));
-        assertEquals("unknown", Preemption.model(null, null, null));
+        assertEquals("PREEMPT", Preemption.model("#1 SMP PREEMPT Tue Jan 1", null, null, null));
+        assertTrue(Preemption.model("#1 SMP Tue Jan 1", null, null, null).startsWith("none or voluntary"));
+        assertEquals("unknown", Preemption.model(null, null, null, null));
     }
 
     @Test
