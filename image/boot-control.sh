@@ -4,7 +4,10 @@
 # image/boot-test.sh; not meant to be run by hand (it needs the broker and the subscriber log that
 # boot-test.sh starts).
 #
-#   boot-control.sh PORT APPLIANCE_ID TEST_DIR SWAP_JAR
+#   boot-control.sh PORT APPLIANCE_ID TEST_DIR SWAP_JAR [rt]
+#
+# With "rt" (the boot test's second boot, on the PREEMPT_RT kernel): only the online status and one
+# short plan (rt_boot below).
 #
 # TEST_DIR/mqtt.log is the subscriber's log ("<unix time> <topic> <payload>" per message, every
 # message under rtbox/v1/up/ID/). This script waits for the appliance's retained "online" status,
@@ -23,7 +26,9 @@
 #   4. runs Debian's cyclictest in the guest (asked for over qemu's TFTP server, its figures read from the
 #      serial console) and the timer probe (without the kernel trace) alternately, two pairs of 5 s, and
 #      prints both (issue 37);
-#   5. writes TEST_DIR/tftp/mqtt-done, which the guest's self test polls over qemu's TFTP server
+#   5. checks the status's kernel (stock, PREEMPT_DYNAMIC) and sends the firmware verb: an unknown entry
+#      (400), then rt, the next boot's kernel (boot-test.sh's second boot must start it);
+#   6. writes TEST_DIR/tftp/mqtt-done, which the guest's self test polls over qemu's TFTP server
 #      (the signal that the MQTT phase is over and it may go on with the SIGKILL test).
 # Each check is one line in TEST_DIR/mqtt-checks.txt: "ok <what>" or "FAIL <what>" (and "note <what>" for
 # what was seen but is not checked); figures go to
@@ -196,6 +201,49 @@ run_plan() {
   if [ "$n" = "1,2,3,4,5,6,7" ]; then ok "plan messages numbered 1..7 without a gap (3 progress, 3 cells, result)"
   else bad "plan sequence numbers $n, expected 1,2,3,4,5,6,7"; fi
 }
+
+# ------------------------------------------------------------------ the second boot: PREEMPT_RT
+# MODE rt (boot-test.sh's second boot, on the kernel the firmware verb chose in the first): the status
+# names PREEMPT_RT; one short plan (a timer cell of 2 s) runs, and its cell's system block names the
+# kernel and PREEMPT_RT. Then the guest powers off.
+RT_PLAN='{"rtbox_plan":1,"name":"boottest-rt","description":"image boot test on the PREEMPT_RT kernel",
+  "probe":"timer","policy":"fifo:80","warmup":"1s","duration":"2s",
+  "parameters":{"interval_us":1000,"mlock":true},"cells":[{"name":"timer"}]}'
+rt_boot() {
+  local st req="plan-rt-$$" r run res v sys
+  st="$(jq -c '{kernel, preemption, boot_entry}' "$OUTD/status-online.json")"
+  figure mqtt_rt_status_kernel "$st"
+  if jq -e '.boot_entry == "rt" and .preemption == "PREEMPT_RT" and (.kernel | test("-rt-686-pae$"))' \
+      "$OUTD/status-online.json" >/dev/null; then ok "rt boot: the status names the PREEMPT_RT kernel the firmware verb chose ($st)"
+  else bad "rt boot: status names kernel *-rt-686-pae, PREEMPT_RT, entry rt ($st)"; fi
+  command plan "$req" "$(jq -c -n --argjson p "$RT_PLAN" '{plan: $p}')" || { bad "publish plan"; return 1; }
+  if ! r="$(reply "$req")" || [ "$(jq -r .code <<<"$r")" != 200 ]; then
+    bad "rt boot: plan accepted (reply $(jq -c '{code, message}' <<<"${r:-null}" | head -c 400))"; return 1
+  fi
+  run="$(jq -r .body.run <<<"$r")"
+  if ! res="$(await "^rtbox/v1/up/$ID/runs/$run/result\$" $((STEP_TIMEOUT * 2)))"; then
+    bad "rt boot: result of plan $run within $((STEP_TIMEOUT * 2))s"; return 1
+  fi
+  v="$(await "^rtbox/v1/up/$ID/runs/$run/cell\$" 5 '.cell_name == "timer"')" || { bad "rt boot: no cell message"; return 1; }
+  printf '%s\n' "$v" > "$OUTD/cell-rt-timer.json"
+  figure mqtt_rt_timer_summary "$(jq -r '"samples=\(.samples) min_us=\(.min_us) p50_us=\(.p50_us) p99_us=\(.p99_us) max_us=\(.max_us)"' <<<"$v")"
+  if jq -e '(.verdict | IN("PASS","FAIL","INCONCLUSIVE","MEASURED")) and .state == "complete" and .cells_run == 1' <<<"$res" >/dev/null \
+      && jq -e '.probe == "timer" and .samples > 0' <<<"$v" >/dev/null; then
+    ok "rt boot: plan measured on the PREEMPT_RT kernel, verdict $(jq -r .verdict <<<"$res"), $(jq -r .samples <<<"$v") samples, max $(jq -r .max_us <<<"$v") us"
+  else bad "rt boot: plan measured, complete, 1 cell with samples ($(jq -c '{verdict, reason, state, cells_run}' <<<"$res" | head -c 400))"; fi
+  sys="$(jq -c '[.. | objects | select(has("preemption") and has("release")) | {release, preemption, realtime, boot_entry, rt_throttling}] | first' <<<"$v")"
+  figure mqtt_rt_system "$sys"
+  if jq -e '.preemption == "PREEMPT_RT" and .realtime == "1" and .boot_entry == "rt" and (.release | test("-rt-686-pae$"))' <<<"$sys" >/dev/null
+  then ok "rt boot: the cell's system block names PREEMPT_RT ($sys)"
+  else bad "rt boot: the cell's system block names PREEMPT_RT, realtime 1, entry rt ($sys)"; fi
+}
+if [ "${5:-}" = rt ]; then
+  rt_boot
+  trap - EXIT
+  finish "done: $(grep -c '^ok' "$CHECKS") ok, $(grep -c '^FAIL' "$CHECKS") failed"
+  log "MQTT phase of the rt boot over"
+  exit 0
+fi
 
 # RTBOX_MQTT_VERB=plan (default): the probes as one plan of three cells; run: three single runs (the
 # run verb is also used after the swap below)
@@ -455,6 +503,30 @@ side_by_side() {
   else bad "the timer probe in the guest did not use the machine-code wake-up ($path)"; fi
 }
 side_by_side
+
+# ------------------------------------------------------------------ the next boot's kernel (issue 35)
+# The status names the kernel and its preemption model; the firmware verb (rtbox firmware kernel's)
+# makes the PREEMPT_RT kernel the next boot's: the appliance rewrites syslinux.cfg's DEFAULT on its boot
+# partition, and boot-test.sh boots the same disk again, which must start the rt entry.
+firmware_next() {
+  local st r
+  st="$(jq -c '{kernel, preemption, boot_entry}' "$OUTD/status-online.json")"
+  figure mqtt_status_kernel "$st"
+  if jq -e '.boot_entry == "stock" and (.preemption | startswith("PREEMPT_DYNAMIC")) and (.kernel | test("-686$"))' \
+      "$OUTD/status-online.json" >/dev/null; then ok "status names the stock kernel and its preemption model ($st)"
+  else bad "status names the stock kernel, PREEMPT_DYNAMIC, entry stock ($st)"; fi
+  command firmware fw-bad '{"kernel":"lowlatency"}' || { bad "publish firmware"; return 1; }
+  r="$(reply fw-bad)" || { bad "firmware reply within ${STEP_TIMEOUT}s"; return 1; }
+  if jq -e '.code == 400 and (.message | test("kernel .lowlatency. is not an entry of /boot/syslinux.cfg: it has stock, rt"))' <<<"$r" >/dev/null
+  then ok "firmware: an entry the image does not have is refused, naming those it has ($(jq -r .message <<<"$r"))"
+  else bad "firmware lowlatency: 400 naming stock, rt ($(jq -c '{code, message}' <<<"$r"))"; fi
+  command firmware fw-rt '{"kernel":"rt"}' || { bad "publish firmware"; return 1; }
+  r="$(reply fw-rt)" || { bad "firmware reply within ${STEP_TIMEOUT}s"; return 1; }
+  if jq -e '.code == 200 and .body.next == "rt" and .body.was == "stock" and .body.booted == "stock" and .body.reboot == false' <<<"$r" >/dev/null
+  then ok "firmware: the next boot's kernel is rt, written on the guest's boot partition ($(jq -r .message <<<"$r"))"
+  else bad "firmware rt: 200, next rt, was stock ($(jq -c '{code, message, body}' <<<"$r"))"; fi
+}
+firmware_next
 
 trap - EXIT
 finish "done: $(grep -c '^ok' "$CHECKS") ok, $(grep -c '^FAIL' "$CHECKS") failed"

@@ -109,9 +109,15 @@ EOF
 done
 [ -n "$PORT" ] || die "mosquitto did not start on a free loopback port: $(tail -n3 "$TD/broker/stdout" "$TD/broker/mosquitto.log" 2>/dev/null)"
 ID="boottest-$$"
-mosquitto_sub -h 127.0.0.1 -p "$PORT" -q 1 -i "boottest-sub-$$" -t "rtbox/v1/up/$ID/#" -F '%U %t %p' \
-  > "$TD/mqtt.log" 2> "$TD/mqtt-sub.stderr" &
-PIDS+=("$!")
+# subscribe DIR: logs every message of the appliance to DIR/mqtt.log (one subscriber per boot, so that
+# each boot's control room reads only its own boot's messages); sets SUB_PID
+subscribe() {
+  mosquitto_sub -h 127.0.0.1 -p "$PORT" -q 1 -i "boottest-sub-$$-${1##*/}" -t "rtbox/v1/up/$ID/#" -F '%U %t %p' \
+    > "$1/mqtt.log" 2> "$1/mqtt-sub.stderr" &
+  SUB_PID=$!
+  PIDS+=("$SUB_PID")
+}
+subscribe "$TD"
 log "broker mosquitto on 127.0.0.1:$PORT (guest: 10.0.2.2:$PORT), appliance id $ID"
 
 # test copy of the image with the self-test boot entry
@@ -124,7 +130,9 @@ export MTOOLS_SKIP_CHECK=1
 FAT="$TIMG@@$((start * 512))"
 mtype -i "$FAT" ::/syslinux.cfg > "$TD/syslinux.cfg.orig" || die "cannot read syslinux.cfg from the boot partition"
 grep -q 'rtbox.mode=appliance' "$TD/syslinux.cfg.orig" || die "syslinux.cfg has no rtbox.mode=appliance entry"
-sed "s/rtbox\.mode=appliance/rtbox.selftest=1 rtbox.selftest.mqtt=$MQTT_WAIT rtbox.id=$ID rtbox.broker=10.0.2.2:$PORT/" \
+# both entries (stock, the default, and rt) get the self test; rt's is the short one of the second boot
+sed -e "s/rtbox\.mode=appliance/rtbox.selftest=1 rtbox.selftest.mqtt=$MQTT_WAIT rtbox.id=$ID rtbox.broker=10.0.2.2:$PORT/" \
+    -e '/rtbox\.kernel=rt /s/rtbox\.selftest=1 /rtbox.selftest=1 rtbox.selftest.short=1 /' \
   "$TD/syslinux.cfg.orig" > "$TD/syslinux.cfg"
 mcopy -o -i "$FAT" "$TD/syslinux.cfg" ::/syslinux.cfg || die "cannot write syslinux.cfg"
 
@@ -157,31 +165,44 @@ else
   echo "image has no appliance: no MQTT phase" > "$TD/tftp/mqtt-done"
 fi
 
-# boot; serial console on stdout, each line stamped with seconds since qemu start
-log "booting $(basename "$IMG") (qemu -cpu $CPU -m 192, TCG${PLUGIN:+, p3scan}), timeout ${TIMEOUT}s"
+# qemu_boot DIR TIMEOUT: boots the test image once (the kernel its syslinux.cfg's DEFAULT names); serial
+# console to DIR/serial.log, each line stamped with seconds since qemu started; qemu's TFTP root DIR/tftp;
+# p3scan's findings to DIR/p3scan.txt. Sets QRC and WALL.
+qemu_boot() {
+  local dir="$1" t0 d plugin=()
+  [ "$P3SCAN" = 1 ] && plugin=(-plugin "$TD/p3scan.so,out=$dir/p3scan.txt")
+  log "booting $(basename "$IMG") (qemu -cpu $CPU -m 192, TCG${plugin:+, p3scan}), timeout ${2}s"
+  t0="${EPOCHREALTIME/./}"   # microseconds
+  set +e; trap - ERR
+  timeout --kill-after=10 "$2" \
+    qemu-system-i386 -cpu "$CPU" -m 192 -nographic -no-reboot \
+      -drive file="$TIMG",format=raw,if=ide,index=0,media=disk \
+      -nic "user,model=e1000,tftp=$dir/tftp" \
+      "${plugin[@]}" < /dev/null 2> "$dir/qemu.stderr" \
+    | while IFS= read -r line || [ -n "$line" ]; do
+        d=$(( ${EPOCHREALTIME/./} - t0 ))
+        printf '%5d.%02d %s\n' $((d / 1000000)) $(( (d / 10000) % 100 )) "${line%$'\r'}"
+      done > "$dir/serial.log"
+  QRC="${PIPESTATUS[0]}"
+  set -e; trap 'rc=$?; echo "[boot-test] ERROR: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
+  d=$(( ${EPOCHREALTIME/./} - t0 )); WALL="$((d / 1000000)).$(( (d / 100000) % 10 ))"
+  log "qemu exited rc=$QRC after ${WALL}s; serial log: $dir/serial.log"
+}
+# end_control: the control room is done by now unless the guest never came online: then it is stopped
+end_control() {
+  if [ -n "$CONTROL_PID" ]; then
+    for i in $(seq 20); do kill -0 "$CONTROL_PID" 2>/dev/null || break; sleep 0.5; done
+    kill "$CONTROL_PID" 2>/dev/null || true
+  fi
+  sleep 1   # the broker's last messages (the final offline status) reach the subscriber
+  kill "$SUB_PID" 2>/dev/null || true
+}
+
+# the first boot: the stock kernel (SYSLINUX's default), the whole self test
 LOG="$TD/serial.log"
-T0="${EPOCHREALTIME/./}"   # microseconds
-set +e; trap - ERR
-timeout --kill-after=10 "$TIMEOUT" \
-  qemu-system-i386 -cpu "$CPU" -m 192 -nographic -no-reboot \
-    -drive file="$TIMG",format=raw,if=ide,index=0,media=disk \
-    -nic "user,model=e1000,tftp=$TD/tftp" \
-    "${PLUGIN[@]}" < /dev/null 2> "$TD/qemu.stderr" \
-  | while IFS= read -r line || [ -n "$line" ]; do
-      d=$(( ${EPOCHREALTIME/./} - T0 ))
-      printf '%5d.%02d %s\n' $((d / 1000000)) $(( (d / 10000) % 100 )) "${line%$'\r'}"
-    done > "$LOG"
-QRC="${PIPESTATUS[0]}"
-set -e; trap 'rc=$?; echo "[boot-test] ERROR: line $LINENO: \"$BASH_COMMAND\" failed (exit $rc)" >&2' ERR
-d=$(( ${EPOCHREALTIME/./} - T0 )); WALL="$((d / 1000000)).$(( (d / 100000) % 10 ))"
-log "qemu exited rc=$QRC after ${WALL}s; serial log: $LOG"
-# the control room is done by now unless the guest never came online: then it is stopped
-if [ -n "$CONTROL_PID" ]; then
-  for i in $(seq 20); do kill -0 "$CONTROL_PID" 2>/dev/null || break; sleep 0.5; done
-  kill "$CONTROL_PID" 2>/dev/null || true
-fi
-sleep 1   # the broker's last messages (the final offline status) reach the subscriber
-cleanup; PIDS=()
+qemu_boot "$TD" "$TIMEOUT"
+STOCK_WALL="$WALL"
+end_control
 
 # ------------------------------------------------------------------ checks
 PASS=0; FAILN=0
@@ -250,10 +271,13 @@ else
   echo "  note appliance jar not in the image: placeholder tests only"
 fi
 check "self test reported no failures" has '=== RTBOX-SELFTEST-END failures=0 ==='
-if [ "$P3SCAN" = 1 ]; then
-  summary="$(grep '^SUMMARY' "$TD/p3scan.txt" 2>/dev/null || true)"
+# p3check DIR WHICH: p3scan's findings of one boot
+p3check() {
+  local dir="$1" summary nf na
+  [ "$P3SCAN" = 1 ] || return 0
+  summary="$(grep '^SUMMARY' "$dir/p3scan.txt" 2>/dev/null || true)"
   if [ -z "$summary" ]; then
-    bad "p3scan wrote no SUMMARY (qemu did not exit cleanly?)"
+    bad "p3scan ($2) wrote no SUMMARY (qemu did not exit cleanly?)"
   else
     # Allowed (see p3scan's README): F3 0F BC = REP BSF, which a Pentium III executes as BSF.
     # Everything else the plugin reports (including F3 0F BD = LZCNT, which would run as BSR) is a finding.
@@ -261,22 +285,81 @@ if [ "$P3SCAN" = 1 ]; then
                   p=b; sawf3=0; sawf2=0;
                   while (match(p, /^(26|2e|36|3e|64|65|66|67|f0|f2|f3)/)) { x=substr(p,1,2); if(x=="f3") sawf3=1; if(x=="f2") sawf2=1; p=substr(p,3) }
                   if (sawf3 && !sawf2 && substr(p,1,4)=="0fbc") print > "/dev/stderr"; else print }' \
-        "$TD/p3scan.txt" > "$TD/p3scan-findings.txt" 2> "$TD/p3scan-allowed.txt"
-    nf=$(wc -l < "$TD/p3scan-findings.txt"); na=$(wc -l < "$TD/p3scan-allowed.txt")
+        "$dir/p3scan.txt" > "$dir/p3scan-findings.txt" 2> "$dir/p3scan-allowed.txt"
+    nf=$(wc -l < "$dir/p3scan-findings.txt"); na=$(wc -l < "$dir/p3scan-allowed.txt")
     if [ "$nf" = 0 ]; then
-      ok "p3scan: no instruction a Pentium III lacks was executed ($na allowed REP BSF sites; $summary)"
+      ok "p3scan ($2): no instruction a Pentium III lacks was executed ($na allowed REP BSF sites; $summary)"
     else
-      bad "p3scan: $nf executed instruction sites a Pentium III lacks ($summary):"
-      sort -t= -k3 -nr "$TD/p3scan-findings.txt" | head -n 20 | sed 's/^/       /'
+      bad "p3scan ($2): $nf executed instruction sites a Pentium III lacks ($summary):"
+      sort -t= -k3 -nr "$dir/p3scan-findings.txt" | head -n 20 | sed 's/^/       /'
     fi
   fi
+}
+p3check "$TD" "stock kernel"
+
+# ------------------------------------------------------------------ the second boot: PREEMPT_RT
+# The first boot's control room sent the firmware verb with kernel rt: the appliance rewrote the DEFAULT
+# of syslinux.cfg on the guest's boot partition. The same disk boots again and must start the rt entry
+# (Debian's PREEMPT_RT kernel) with the short self test: the appliance (its Felix storage kept from the
+# first boot) serves, the control room checks the status and runs one short plan, the guest powers off.
+RT_TD="$TD/rt"
+RT_TIMEOUT="${RTBOX_RT_BOOT_TIMEOUT:-480}"
+RT_WALL=""
+mkdir -p "$RT_TD/tftp"
+mtype -i "$FAT" ::/syslinux.cfg > "$RT_TD/syslinux.cfg.after-stock" 2>/dev/null || true
+if [ "$(metric appliance)" != present ]; then
+  echo "  note no appliance in the image: no firmware verb, no second boot"
+elif ! grep -qx 'DEFAULT rt' "$RT_TD/syslinux.cfg.after-stock"; then
+  bad "the firmware verb's choice on the boot partition: DEFAULT rt (found: $(grep -i '^default' "$RT_TD/syslinux.cfg.after-stock" || echo nothing)); no second boot"
+else
+  ok "the firmware verb's choice is on the boot partition: DEFAULT rt, the rest of syslinux.cfg unchanged"
+  cmp -s <(sed 's/^DEFAULT rt$/DEFAULT stock/' "$RT_TD/syslinux.cfg.after-stock") "$TD/syslinux.cfg" \
+    || bad "syslinux.cfg after the firmware verb differs from the one booted in more than its DEFAULT"
+  subscribe "$RT_TD"
+  bash "$TD/boot-control.sh" "$PORT" "$ID" "$RT_TD" "$SWAP_JAR" rt > "$RT_TD/control.log" 2>&1 &
+  CONTROL_PID=$!
+  PIDS+=("$CONTROL_PID")
+  LOG="$RT_TD/serial.log"
+  qemu_boot "$RT_TD" "$RT_TIMEOUT"
+  RT_WALL="$WALL"
+  end_control
+  echo "boot-test results, second boot (entry rt: PREEMPT_RT)"
+  if [ "$QRC" = 0 ]; then ok "rt boot: guest powered off by itself (${WALL}s)"
+  else bad "rt boot: qemu exit code $QRC (124/137: no power-off within ${RT_TIMEOUT}s)"; fi
+  check "rt boot: no kernel panic/oops/invalid opcode/unhandled segfault" bash -c "! grep -qE 'Kernel panic|Oops:|invalid opcode|traps: .* trap|segfault at|RTBOX-BOOT-FAILED' '$LOG'"
+  check "rt boot: SYSLINUX started the rt entry (rtbox.kernel=rt on the command line)" has 'rtbox\.kernel=rt '
+  check "rt boot: uname -v names PREEMPT_RT" has '^ *[0-9.]+ Linux .* PREEMPT_RT '
+  if [ "$(metric kernel_realtime)" = 1 ]; then ok "rt boot: /sys/kernel/realtime is 1"
+  else bad "rt boot: /sys/kernel/realtime is '$(metric kernel_realtime)', expected 1"; fi
+  n="$(metric irq_threads)"
+  if [ "${n:-0}" -gt 0 ]; then ok "rt boot: interrupts run in threads ($n irq/N-name threads)"
+  else bad "rt boot: no irq/N-name thread (threaded interrupts expected on PREEMPT_RT)"; fi
+  check "rt boot: system reached RTBOX-READY" has 'RTBOX-READY uptime='
+  for st in system preempt rtbox-service; do
+    rc="$(steprc "$st")"
+    if [ "$rc" = 0 ]; then ok "rt boot: guest step $st"; else bad "rt boot: guest step $st (rc=${rc:-missing})"; fi
+  done
+  if [ -s "$RT_TD/mqtt-checks.txt" ]; then
+    while IFS= read -r line; do
+      case "$line" in
+        ok*) ok "mqtt: ${line#ok   }" ;;
+        note*) echo "  note mqtt: ${line#note }" ;;
+        *) bad "mqtt: ${line#FAIL }" ;;
+      esac
+    done < "$RT_TD/mqtt-checks.txt"
+  else
+    bad "rt boot: the control room recorded no check (see $RT_TD/control.log)"
+  fi
+  check "rt boot: self test reported no failures" has '=== RTBOX-SELFTEST-END failures=0 ==='
+  p3check "$RT_TD" "PREEMPT_RT kernel"
 fi
+LOG="$TD/serial.log"
 
 # figures
 ready_host="$(awk '/RTBOX-READY/{print $1; exit}' "$LOG")"
 {
   echo "image_bytes=$(stat -c %s "$IMG")"
-  echo "qemu_wall_s=$WALL"
+  echo "qemu_wall_s=$STOCK_WALL"
   echo "boot_to_ready_host_s=${ready_host:-?}"
   echo "boot_to_ready_guest_uptime_s=$(metric boot_uptime_s)"
   for k in mem_total_kb mem_available_idle_kb hello_wall_s hello_idle_peak_rss_kb jna appliance \
@@ -289,6 +372,17 @@ ready_host="$(awk '/RTBOX-READY/{print $1; exit}' "$LOG")"
   done
   echo "p3scan=${P3SCAN}"
   [ -f "$TD/mqtt-figures.txt" ] && cat "$TD/mqtt-figures.txt"
+  if [ -n "$RT_WALL" ]; then
+    echo "rt_qemu_wall_s=$RT_WALL"
+    echo "rt_boot_to_ready_host_s=$(awk '/RTBOX-READY/{print $1; exit}' "$RT_TD/serial.log")"
+    LOG="$RT_TD/serial.log"
+    for k in boot_uptime_s appliance_ready_uptime_s appliance_start_to_ready_s serve_rss_kb mem_available_serving_kb \
+             mqtt_phase_s irq_threads kernel_realtime sched_rt_runtime_us; do
+      v="$(metric "$k")"; [ -n "$v" ] && echo "rt_$k=$v"
+    done
+    LOG="$TD/serial.log"
+    [ -f "$RT_TD/mqtt-figures.txt" ] && cat "$RT_TD/mqtt-figures.txt"
+  fi
 } > "$TD/figures.txt"
 echo "figures (TCG emulation, not board timings):"
 sed 's/^/  /' "$TD/figures.txt"
@@ -296,6 +390,7 @@ sed 's/^/  /' "$TD/figures.txt"
 if [ "$FAILN" -gt 0 ]; then
   echo "--- last 40 lines of the serial log ---"
   tail -n 40 "$LOG"
+  [ -f "$RT_TD/serial.log" ] && { echo "--- last 40 lines of the rt boot's serial log ---"; tail -n 40 "$RT_TD/serial.log"; }
 fi
 echo "boot-test: $PASS passed, $FAILN failed"
 if [ "$FAILN" -gt 0 ]; then exit 1; fi

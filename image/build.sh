@@ -47,8 +47,8 @@ KMODS=(
   # disk: qemu's PIIX3/4 IDE and common CF/IDE controllers of PIII-era boards
   ata_piix ata_generic pata_oldpiix pata_mpiix pata_via pata_ali pata_sis pata_amd
   sd_mod
-  # root and data file systems
-  ext4 crc32c_generic
+  # root and data file systems; the FAT boot partition, which `rtbox firmware kernel` writes
+  ext4 crc32c_generic vfat nls_cp437 nls_ascii nls_utf8
   # NICs: qemu (e1000, ne2k_pci, rtl8139) and common boards (e100, 8139too, via-rhine)
   e1000 ne2k_pci 8139too 8139cp e100 via_rhine
 )
@@ -204,15 +204,24 @@ rm -rf "$WORK"
 mkdir -p "$WORK"
 : > "$WORK/manifest.tsv"
 
+# Two kernels of one release (issue 35): Debian's stock 686 kernel (PREEMPT_DYNAMIC, booted with
+# preempt=full; SYSLINUX's default entry "stock") and its PREEMPT_RT kernel linux-image-rt-686-pae
+# (entry "rt"; PAE, which a Pentium III has). `rtbox firmware kernel stock|rt` picks the next boot's.
 if [ -n "$LOCK" ]; then
-  KPKG="$(awk '$1=="DEB" && $2 ~ /^linux-image-[0-9]/ {print $2; exit}' "$LOCK")"
+  KPKG="$(awk '$1=="DEB" && $2 ~ /^linux-image-[0-9]/ && $2 !~ /-rt-/ {print $2; exit}' "$LOCK")"
+  RTPKG="$(awk '$1=="DEB" && $2 ~ /^linux-image-[0-9].*-rt-/ {print $2; exit}' "$LOCK")"
+  [ -n "$RTPKG" ] || die "$LOCK pins no PREEMPT_RT kernel (linux-image-*-rt-686-pae): a lock of a build before the RT kernel joined the image"
 else
   KPKG="$(apt-cache depends linux-image-686 | awk '/Depends: linux-image-[0-9]/{print $2; exit}')"
+  RTPKG="$(apt-cache depends linux-image-rt-686-pae | awk '/Depends: linux-image-[0-9]/{print $2; exit}')"
 fi
 [ -n "$KPKG" ] || die "cannot resolve linux-image-686 to a kernel package"
+[ -n "$RTPKG" ] || die "cannot resolve linux-image-rt-686-pae to a kernel package"
+# the same release (ABI) for both, so that a comparison of the two is one of the preemption model alone
+[ "${KPKG%-686}" = "${RTPKG%-rt-686-pae}" ] || die "stock kernel $KPKG and RT kernel $RTPKG are not of one release"
 # rt-tests (and libnuma1, which its cyclictest links): Debian's cyclictest, which the boot test runs
 # beside rtbox's timer probe in the guest (issue 37); pinned and checked as every package.
-PKGS=(busybox-static "$KPKG" openjdk-17-jdk-headless libc6 libgcc-s1 libstdc++6 zlib1g rt-tests libnuma1)
+PKGS=(busybox-static "$KPKG" "$RTPKG" openjdk-17-jdk-headless libc6 libgcc-s1 libstdc++6 zlib1g rt-tests libnuma1)
 # Big packages (kernel, JDK) are unpacked once per version into the cache; small ones into STAGE.
 TREES="$CACHE/trees"
 mkdir -p "$TREES"
@@ -227,11 +236,12 @@ unpack_cached() { # deb -> prints the folder it is unpacked in
 }
 STAGE="$WORK/stage"      # small packages extracted (not shipped as is)
 mkdir -p "$STAGE"
-KTREE="" JTREE=""
+KTREE="" RTTREE="" JTREE=""
 for p in "${PKGS[@]}"; do
   deb="$(fetch_deb "$p")"
   case "$p" in
-    linux-image-*)           KTREE="$(unpack_cached "$deb")" ;;
+    "$RTPKG")                RTTREE="$(unpack_cached "$deb")" ;;
+    "$KPKG")                 KTREE="$(unpack_cached "$deb")" ;;
     openjdk-17-jdk-headless) JTREE="$(unpack_cached "$deb")" ;;
     *) dpkg-deb -x "$deb" "$STAGE" || die "cannot extract $deb" ;;
   esac
@@ -248,14 +258,17 @@ done
 
 KVER="$(ls "$KTREE/lib/modules" | head -n1)"
 [ -f "$KTREE/boot/vmlinuz-$KVER" ] || die "kernel image for $KVER not found"
+RTKVER="$(ls "$RTTREE/lib/modules" | head -n1)"
+[ -f "$RTTREE/boot/vmlinuz-$RTKVER" ] || die "kernel image for $RTKVER not found"
 JDK="$JTREE/usr/lib/jvm/java-17-openjdk-i386"
 [ -f "$JDK/jmods/java.base.jmod" ] || die "i386 jmods not found in openjdk-17-jdk-headless"
-log "kernel $KVER, jdk $(awk -F'\t' '$1=="openjdk-17-jdk-headless"{print $2}' "$WORK/manifest.tsv")"
+log "kernels $KVER and $RTKVER, jdk $(awk -F'\t' '$1=="openjdk-17-jdk-headless"{print $2}' "$WORK/manifest.tsv")"
 
 # ---------------------------------------------------------------- root file system
 ROOT="$WORK/root"
 mkdir -p "$ROOT"/usr/bin "$ROOT"/usr/lib/i386-linux-gnu "$ROOT"/etc "$ROOT"/opt/rtbox \
-         "$ROOT"/proc "$ROOT"/sys "$ROOT"/dev "$ROOT"/run "$ROOT"/tmp "$ROOT"/data "$ROOT"/root "$ROOT"/var
+         "$ROOT"/proc "$ROOT"/sys "$ROOT"/dev "$ROOT"/run "$ROOT"/tmp "$ROOT"/data "$ROOT"/root "$ROOT"/var \
+         "$ROOT"/boot
 chmod 1777 "$ROOT/tmp"
 # merged /usr: everything lives below /usr
 ln -s usr/bin "$ROOT/bin"; ln -s usr/bin "$ROOT/sbin"; ln -s bin "$ROOT/usr/sbin"; ln -s usr/lib "$ROOT/lib"
@@ -393,8 +406,9 @@ mv "$ROOT/usr/lib/i386-linux-gnu/ld-linux.so.2" "$ROOT/usr/lib/ld-linux.so.2"
 echo "/usr/lib/i386-linux-gnu" > "$ROOT/etc/ld.so.conf"   # informative; glibc searches it by default
 
 # licences of what we ship
-for p in busybox-static libc6 libgcc-s1 libstdc++6 zlib1g rt-tests libnuma1 "$KPKG"; do
+for p in busybox-static libc6 libgcc-s1 libstdc++6 zlib1g rt-tests libnuma1 "$KPKG" "$RTPKG"; do
   src="$STAGE/usr/share/doc/$p/copyright"; [ -f "$src" ] || src="$KTREE/usr/share/doc/$p/copyright"
+  [ -f "$src" ] || src="$RTTREE/usr/share/doc/$p/copyright"
   [ -f "$src" ] && install -D -m 0644 "$src" "$ROOT/usr/share/doc/$p/copyright"
 done
 install -D -m 0644 "$JTREE/usr/share/doc/openjdk-17-jdk-headless/copyright" "$ROOT/usr/share/doc/openjdk-17/copyright" 2>/dev/null || true
@@ -406,6 +420,7 @@ GITREV="$(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo none)"
   echo "RTBOX_IMAGE_BUILD=$BUILD_ID"
   echo "RTBOX_IMAGE_GIT=$GITREV"
   echo "KERNEL=$KVER"
+  echo "KERNEL_RT=$RTKVER"
   echo "SECURITY_SUITE=$SECURITY_SUITE"
   echo "JLINK_MODULES=$MODULES"
   echo "APPLIANCE_JAR=$([ -n "$JAR" ] && sha256sum "$JAR" | cut -c1-16 || echo none)"
@@ -414,25 +429,30 @@ GITREV="$(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo none)"
 cp "$ROOT/etc/rtbox/image-manifest" "$OUT/manifest.txt"
 
 # ---------------------------------------------------------------- initramfs
-IRD="$WORK/initramfs"
-mkdir -p "$IRD"/{bin,dev,proc,sys,newroot,lib/modules}
-install -m 0755 "$STAGE/bin/busybox" "$IRD/bin/busybox"
-install -m 0755 "$HERE/files/initramfs/init" "$IRD/init"
-# kernel modules in dependency order, resolved by the host's kmod against the Debian tree
-[ -s "$KTREE/lib/modules/$KVER/modules.dep" ] || depmod -b "$KTREE" "$KVER" || die "depmod failed"
-: > "$IRD/lib/modules/load.order"
-for m in "${KMODS[@]}"; do
-  modprobe -d "$KTREE" -S "$KVER" --show-depends "$m" 2>"$WORK/modprobe.err" \
-    || die "kernel module $m not found: $(cat "$WORK/modprobe.err")"
-done | awk '$1=="insmod"{print $2}' | grep -v '/crc32c-intel\.ko$' | while read -r ko; do
-  b="$(basename "$ko")"
-  grep -qxF "$b" "$IRD/lib/modules/load.order" && continue
-  install -m 0644 "$ko" "$IRD/lib/modules/$b"
-  echo "$b" >> "$IRD/lib/modules/load.order"
-done
-log "initramfs modules: $(wc -l < "$IRD/lib/modules/load.order")"
-(cd "$IRD" && find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc --owner 0:0 --quiet | gzip -9n) > "$WORK/initrd.gz" \
-  || die "initramfs packing failed"
+# One per kernel: the same init and busybox, each kernel's own modules.
+initramfs() { # KTREE KVER OUT
+  local kt="$1" kv="$2" out="$3" IRD="$WORK/initramfs-$2" m ko b
+  mkdir -p "$IRD"/{bin,dev,proc,sys,newroot,lib/modules}
+  install -m 0755 "$STAGE/bin/busybox" "$IRD/bin/busybox"
+  install -m 0755 "$HERE/files/initramfs/init" "$IRD/init"
+  # kernel modules in dependency order, resolved by the host's kmod against the Debian tree
+  [ -s "$kt/lib/modules/$kv/modules.dep" ] || depmod -b "$kt" "$kv" || die "depmod failed"
+  : > "$IRD/lib/modules/load.order"
+  for m in "${KMODS[@]}"; do
+    modprobe -d "$kt" -S "$kv" --show-depends "$m" 2>"$WORK/modprobe.err" \
+      || die "kernel module $m not found in $kv: $(cat "$WORK/modprobe.err")"
+  done | awk '$1=="insmod"{print $2}' | grep -v '/crc32c-intel\.ko$' | while read -r ko; do
+    b="$(basename "$ko")"
+    grep -qxF "$b" "$IRD/lib/modules/load.order" && continue
+    install -m 0644 "$ko" "$IRD/lib/modules/$b"
+    echo "$b" >> "$IRD/lib/modules/load.order"
+  done
+  log "initramfs of $kv: $(wc -l < "$IRD/lib/modules/load.order") modules"
+  (cd "$IRD" && find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc --owner 0:0 --quiet | gzip -9n) > "$out" \
+    || die "initramfs packing failed"
+}
+initramfs "$KTREE" "$KVER" "$WORK/initrd.gz"
+initramfs "$RTTREE" "$RTKVER" "$WORK/initrd-rt.gz"
 
 # ---------------------------------------------------------------- partitions
 # root: ext4 without journal, mounted read-only; sized to content + 25% + 8 MiB
@@ -453,6 +473,8 @@ syslinux --install "$WORK/boot.fat" || die "syslinux --install failed"
 export MTOOLS_SKIP_CHECK=1
 mcopy -i "$WORK/boot.fat" "$KTREE/boot/vmlinuz-$KVER" ::/vmlinuz
 mcopy -i "$WORK/boot.fat" "$WORK/initrd.gz" ::/initrd.gz
+mcopy -i "$WORK/boot.fat" "$RTTREE/boot/vmlinuz-$RTKVER" ::/vmlinuz-rt
+mcopy -i "$WORK/boot.fat" "$WORK/initrd-rt.gz" ::/initrd-rt.gz
 mcopy -i "$WORK/boot.fat" "$HERE/files/syslinux.cfg" ::/syslinux.cfg
 mcopy -i "$WORK/boot.fat" "$ROOT/etc/rtbox/image-manifest" ::/manifest.txt
 
@@ -478,6 +500,8 @@ dd if="$WORK/data.ext4" of="$IMG" bs=512 seek=$p3 conv=notrunc,sparse status=non
 dd if=/usr/lib/syslinux/mbr/mbr.bin of="$IMG" bs=440 count=1 conv=notrunc status=none
 cp "$WORK/initrd.gz" "$OUT/initrd.gz"
 cp "$KTREE/boot/vmlinuz-$KVER" "$OUT/vmlinuz"
+cp "$WORK/initrd-rt.gz" "$OUT/initrd-rt.gz"
+cp "$RTTREE/boot/vmlinuz-$RTKVER" "$OUT/vmlinuz-rt"
 
 {
   echo "image_bytes=$(stat -c %s "$IMG")"
@@ -485,6 +509,7 @@ cp "$KTREE/boot/vmlinuz-$KVER" "$OUT/vmlinuz"
   echo "root_content_kb=$root_kb"
   echo "jre_kb=$(du -sk "$ROOT/opt/rtbox/jre" | cut -f1)"
   echo "kernel_bytes=$(stat -c %s "$OUT/vmlinuz") initrd_bytes=$(stat -c %s "$OUT/initrd.gz")"
+  echo "rt_kernel_bytes=$(stat -c %s "$OUT/vmlinuz-rt") rt_initrd_bytes=$(stat -c %s "$OUT/initrd-rt.gz")"
   echo "appliance=$([ -n "$JAR" ] && echo yes || echo no)"
 } > "$OUT/sizes.txt"
 [ "${RTBOX_KEEP_WORK:-0}" = 1 ] || rm -rf "$STAGE" "$WORK/jarx"
