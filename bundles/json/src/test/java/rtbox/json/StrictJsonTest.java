@@ -75,6 +75,41 @@ class StrictJsonTest {
                 () -> JsonFields.whole(f.object().get("b"), "$.a", 3, 9)).getMessage());
     }
 
+    /**
+     * Gson's own getters on a strict tree (what 20 calls in main sources used before issue 33) refuse rather
+     * than cut: 2.5 was 2, 3000000000 as an int was -1294967296.
+     */
+    @Test
+    void gsonsNarrowingGettersOnAStrictTreeAreExactOrRefuse() throws JsonProblem {
+        com.google.gson.JsonObject o = StrictJson.object("{\"a\":2.5,\"b\":2.0,\"c\":9007199254740993,\"d\":3000000000,"
+                + "\"e\":1e2,\"f\":1e40,\"g\":-0.0,\"h\":40000}").object();
+        assertEquals("2.5 is not a whole number",
+                assertThrows(NumberFormatException.class, () -> o.get("a").getAsLong()).getMessage());
+        assertThrows(NumberFormatException.class, () -> o.get("a").getAsInt());
+        assertEquals(2, o.get("b").getAsInt());
+        assertEquals(9007199254740993L, o.get("c").getAsLong());
+        assertEquals(3000000000L, o.get("d").getAsLong());
+        assertEquals("3000000000 is out of range for a whole number of 32 bits",
+                assertThrows(NumberFormatException.class, () -> o.get("d").getAsInt()).getMessage());
+        assertEquals(100, o.get("e").getAsInt());
+        assertEquals("1e40 is out of range for a whole number of 64 bits",
+                assertThrows(NumberFormatException.class, () -> o.get("f").getAsLong()).getMessage());
+        assertEquals(0, o.get("g").getAsLong());
+        assertThrows(NumberFormatException.class, () -> o.get("h").getAsShort());
+        assertThrows(NumberFormatException.class, () -> o.get("h").getAsByte());
+        assertEquals(2.5, o.get("a").getAsDouble()); // a fraction where a double is asked for
+        // The path-naming readers, fractional and out of range:
+        JsonFields f = JsonFields.of(o, "$.p");
+        assertEquals("$.p.a: expected a whole number, got 2.5", assertThrows(JsonProblem.class, () -> f.lng("a")).getMessage());
+        assertEquals("$.p.d: expected a whole number (32 bits), got 3000000000",
+                assertThrows(JsonProblem.class, () -> f.integer("d")).getMessage());
+        assertEquals("$.p.f: expected a whole number, got 1e40", assertThrows(JsonProblem.class, () -> f.lng("f")).getMessage());
+        assertEquals("$.x[0]: expected a whole number, got 2.5",
+                assertThrows(JsonProblem.class, () -> JsonFields.whole(o.get("a"), "$.x[0]", 0, 9)).getMessage());
+        assertEquals("$.x[0]: 3000000000 is out of range: use 0 to 100", assertThrows(JsonProblem.class,
+                () -> JsonFields.whole(o.get("d"), "$.x[0]", 0, 100)).getMessage());
+    }
+
     @Test
     void typedAccessNamesThePath() throws JsonProblem {
         JsonFields f = StrictJson.object("{\"o\":{\"b\":1,\"s\":[\"x\",2]},\"n\":null}");

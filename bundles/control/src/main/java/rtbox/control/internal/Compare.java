@@ -306,7 +306,7 @@ final class Compare {
             }
             refs = new JsonArray();
             for (JsonElement g : references(null, null).getAsJsonArray("references")) {
-                if (g.getAsJsonObject().get("id").getAsLong() == id) {
+                if (Long.valueOf(id).equals(Json.whole(g.getAsJsonObject(), "id"))) {
                     refs.add(g);
                 }
             }

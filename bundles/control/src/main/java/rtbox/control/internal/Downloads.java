@@ -115,8 +115,8 @@ final class Downloads {
             JsonObject threads = new JsonObject();
             JsonArray ts = Json.array(m, "threads");
             if (ts != null) {
-                for (JsonElement e : ts) {
-                    JsonObject t = e.getAsJsonObject(), out = new JsonObject();
+                for (int ti = 0; ti < ts.size(); ti++) {
+                    JsonObject t = ts.get(ti).getAsJsonObject(), out = new JsonObject();
                     out.add("cpu", t.get("cpu"));
                     out.add("min", t.get("min_us"));
                     out.add("avg", t.get("avg_us"));
@@ -126,7 +126,7 @@ final class Downloads {
                     JsonArray h = Json.array(t, "histogram");
                     if (h != null) {
                         for (int i = 0; i < h.size(); i++) {
-                            if (h.get(i).getAsLong() != 0) {
+                            if (Json.whole(h.get(i), "$.threads[" + ti + "].histogram[" + i + "]", 0, Long.MAX_VALUE) != 0) {
                                 hist.add(Integer.toString(i), h.get(i));
                             }
                         }

@@ -54,6 +54,15 @@ final class Json {
         }
     }
 
+    /** A whole number from {@code min} to {@code max}, exactly; an error naming {@code path} otherwise (also when absent). */
+    static long whole(JsonElement e, String path, long min, long max) {
+        try {
+            return JsonFields.whole(e, path, min, max);
+        } catch (JsonProblem p) {
+            throw new IllegalArgumentException(p.getMessage());
+        }
+    }
+
     static JsonObject object(JsonObject o, String field) {
         JsonElement e = o == null ? null : o.get(field);
         return e != null && e.isJsonObject() ? e.getAsJsonObject() : null;

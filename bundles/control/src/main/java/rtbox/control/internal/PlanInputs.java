@@ -110,7 +110,7 @@ final class PlanInputs {
             if (cpus instanceof JsonArray a) {
                 int[] c = new int[a.size()];
                 for (int i = 0; i < c.length; i++) {
-                    c[i] = a.get(i).getAsInt();
+                    c[i] = (int) Json.whole(a.get(i), "$.cpus[" + i + "]", 0, Integer.MAX_VALUE); // 0.5 is no CPU 0
                 }
                 return compact(c);
             }

@@ -116,7 +116,7 @@ final class Queries {
                         : "offline".equals(rs.getString(1)) ? "offline" : rs.getBoolean(2) ? "busy" : "online",
                         rs.getLong(4)}, countParams.toArray())) {
                 String k = (String) r[0];
-                counts.addProperty(k, counts.get(k).getAsLong() + (Long) r[1]);
+                counts.addProperty(k, Json.whole(counts, k) + (Long) r[1]);
             }
             o.add("counts", counts);
             List<Object> pp = new ArrayList<>(p);
@@ -320,7 +320,7 @@ final class Queries {
             // The planned cells' names, as far as their messages told them (null: not heard of yet).
             JsonArray cellNames = new JsonArray();
             int planned = o.get("cells_planned").isJsonNull() ? (names.isEmpty() ? 0 : names.lastKey())
-                    : o.get("cells_planned").getAsInt();
+                    : Json.integer(o, "cells_planned");
             for (int i = 1; i <= planned; i++) {
                 cellNames.add(names.get(i));
             }

@@ -15,6 +15,9 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 
+import rtbox.json.JsonFields;
+import rtbox.json.JsonProblem;
+
 /**
  * What a record seals and how it is checked. At sign-off the record takes the SHA-256 of
  * every stored message of its run and the run's stored rows as the run page reads them
@@ -225,11 +228,18 @@ final class RecordCheck {
         JsonObject now = seal(c, Json.string(record, "appliance"), run);
         Map<Integer, JsonObject> stored = new HashMap<>();
         for (JsonElement e : now.getAsJsonArray("messages")) {
-            stored.put(e.getAsJsonObject().get("seq").getAsInt(), e.getAsJsonObject());
+            stored.put(Json.integer(e.getAsJsonObject(), "seq"), e.getAsJsonObject());
         }
-        for (JsonElement e : sealed) {
-            JsonObject m = e.getAsJsonObject();
-            int seq = m.get("seq").getAsInt();
+        for (int i = 0; i < sealed.size(); i++) {
+            JsonObject m = sealed.get(i).getAsJsonObject();
+            int seq;
+            try {
+                // Exactly: a body with "seq": 2.5 was read as message 2.
+                seq = (int) JsonFields.whole(m.get("seq"), "$.run_messages[" + i + "].seq", 1, Integer.MAX_VALUE);
+            } catch (JsonProblem p) {
+                out.add("its body: " + p.getMessage());
+                continue;
+            }
             JsonObject s = stored.remove(seq);
             if (s == null) {
                 out.add("run message " + seq + " (" + Json.string(m, "type") + ") is missing");

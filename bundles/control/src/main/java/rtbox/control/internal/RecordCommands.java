@@ -40,7 +40,7 @@ final class RecordCommands {
                 JsonObject v = new RecordCheck(db, keys).verify();
                 String where = db.url.replaceAll("password=[^;&]*", "password=...");
                 if (v.get("ok").getAsBoolean()) {
-                    out.println("rtbox control verify: OK: " + v.get("records").getAsLong() + " records, every signature"
+                    out.println("rtbox control verify: OK: " + v.get("records") + " records, every signature"
                             + " valid (keys in " + keys.dir() + "), the chain intact, every run's data as sealed ("
                             + where + ")");
                     return 0;
@@ -49,7 +49,7 @@ final class RecordCommands {
                     out.println("rtbox control verify: FAILED: " + e.getAsJsonObject().get("problem").getAsString());
                 }
                 out.println("rtbox control verify: FAILED: " + v.getAsJsonArray("problems").size() + " problems in "
-                        + v.get("records").getAsLong() + " records (" + where + ")");
+                        + v.get("records") + " records (" + where + ")");
                 return 1;
             } catch (SQLException | IOException e) {
                 spec.commandLine().getErr().println("rtbox control verify: " + e.getMessage());

@@ -16,7 +16,6 @@ import java.util.concurrent.Callable;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -24,6 +23,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import rtbox.api.result.Verdict;
+import rtbox.json.JsonFields;
+import rtbox.json.JsonProblem;
+import rtbox.json.StrictJson;
 import rtbox.mqtt.protocol.Tls;
 
 /**
@@ -73,7 +75,7 @@ final class CtlGate implements Callable<Integer> {
     private String authorization;
 
     /** A refusal of the gate itself: exit 2 with this text. */
-    private static final class Stop extends RuntimeException {
+    static final class Stop extends RuntimeException {
         private static final long serialVersionUID = 1;
 
         Stop(String message) {
@@ -112,8 +114,8 @@ final class CtlGate implements Callable<Integer> {
         Path planFile = Path.of(plan);
         if (Files.isRegularFile(planFile)) {
             try {
-                start.add("plan", JsonParser.parseString(Files.readString(planFile)));
-            } catch (com.google.gson.JsonParseException e) {
+                start.add("plan", StrictJson.parse(Files.readString(planFile)));
+            } catch (JsonProblem e) {
                 throw new Stop(plan + " is not a JSON plan: " + e.getMessage());
             }
         } else {
@@ -128,7 +130,7 @@ final class CtlGate implements Callable<Integer> {
         start.add("targets", targets);
         JsonObject started = json(expect(200, "start", call("POST", "/starts", start)));
         JsonObject s = started.getAsJsonArray("starts").get(0).getAsJsonObject();
-        if (s.get("code").getAsInt() != 200) {
+        if (whole(s, "code", "$.starts[0].code") != 200) {
             throw new Stop("the appliance " + appliance + " did not start the plan (" + s.get("code") + "): "
                     + str(s, "message"));
         }
@@ -166,7 +168,7 @@ final class CtlGate implements Callable<Integer> {
             sign.addProperty("comment", "signed off by rtbox ctl gate");
             HttpResponse<String> r = call("POST", "/records", sign);
             if (r.statusCode() == 201) {
-                id = json(r).get("id").getAsLong();
+                id = whole(json(r), "id", "$.id");
             } else if (r.statusCode() == 403 || r.statusCode() == 409) {
                 // Refused (a viewer token, no self-test before the run, issued meanwhile): said; the exit stays the verdict's.
                 id = record(run);
@@ -180,8 +182,7 @@ final class CtlGate implements Callable<Integer> {
         if (id != null) {
             String record = expect(200, "record " + id, call("GET", "/records/" + id, null)).body();
             Files.writeString(out.resolve("record.json"), record);
-            o.println("rtbox ctl gate: record " + id + ", SHA-256 " + str(JsonParser.parseString(record)
-                    .getAsJsonObject(), "sha256"));
+            o.println("rtbox ctl gate: record " + id + ", SHA-256 " + str(parse(record).getAsJsonObject(), "sha256"));
         } else if (!signOff) {
             o.println("rtbox ctl gate: no record of " + run + " yet (sign it off on its run page, or --sign-off)");
         }
@@ -213,10 +214,11 @@ final class CtlGate implements Callable<Integer> {
     private Long record(String run) throws IOException, InterruptedException {
         JsonObject list = json(expect(200, "records", call("GET", "/records?serial=" + enc(serial) + "&limit=1000",
                 null)));
-        for (JsonElement e : list.getAsJsonArray("records")) {
-            JsonObject r = e.getAsJsonObject();
+        JsonArray records = list.getAsJsonArray("records");
+        for (int i = 0; i < records.size(); i++) {
+            JsonObject r = records.get(i).getAsJsonObject();
             if (appliance.equals(str(r, "appliance")) && run.equals(str(r, "run"))) {
-                return r.get("id").getAsLong();
+                return whole(r, "id", "$.records[" + i + "].id");
             }
         }
         return null;
@@ -248,14 +250,36 @@ final class CtlGate implements Callable<Integer> {
 
     private static String error(HttpResponse<String> r) {
         try {
-            return str(JsonParser.parseString(r.body()).getAsJsonObject(), "error");
-        } catch (RuntimeException e) {
+            return str(StrictJson.parse(r.body()).getAsJsonObject(), "error");
+        } catch (JsonProblem | RuntimeException e) {
             return r.body();
         }
     }
 
     private static JsonObject json(HttpResponse<String> r) {
-        return JsonParser.parseString(r.body()).getAsJsonObject();
+        JsonElement e = parse(r.body());
+        if (!e.isJsonObject()) {
+            throw new Stop("the control room answered " + StrictJson.show(e) + " where a JSON object was expected");
+        }
+        return e.getAsJsonObject();
+    }
+
+    /** The control room's answer, read by rtbox.json's strict reader (as the control room reads what it is sent). */
+    static JsonElement parse(String text) {
+        try {
+            return StrictJson.parse(text);
+        } catch (JsonProblem p) {
+            throw new Stop("the control room's answer does not read: " + p.getMessage());
+        }
+    }
+
+    /** A whole number of the answer, exactly (2.5 is not record 2): a refusal naming {@code path} otherwise. */
+    static long whole(JsonObject o, String key, String path) {
+        try {
+            return JsonFields.whole(o.get(key), path);
+        } catch (JsonProblem p) {
+            throw new Stop("the control room's answer: " + p.getMessage());
+        }
     }
 
     private static String str(JsonObject o, String key) {

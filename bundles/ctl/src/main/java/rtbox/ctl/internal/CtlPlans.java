@@ -319,13 +319,23 @@ final class CtlPlans {
                     JsonObject b = j.body();
                     o.printf(Locale.ROOT, "%-22s %-20s %-11s %-12s %-20s %s%n", "RUN", "PLAN", "STATE", "VERDICT",
                             "STARTED", "CELLS");
-                    b.getAsJsonArray("runs").forEach(e -> {
-                        JsonObject r = e.getAsJsonObject();
+                    com.google.gson.JsonArray runs = b.getAsJsonArray("runs");
+                    for (int i = 0; i < runs.size(); i++) {
+                        JsonObject r = runs.get(i).getAsJsonObject();
+                        int cellsRun, cellsPlanned;
+                        try {
+                            // Exactly, by rtbox.json: a count of 2.5 is an error naming it, not 2.
+                            rtbox.json.JsonFields f = rtbox.json.JsonFields.of(r, "$.runs[" + i + "]");
+                            cellsRun = f.integer("cells_run");
+                            cellsPlanned = f.integer("cells_planned");
+                        } catch (rtbox.json.JsonProblem p) {
+                            err.println(appliance + ": its reply does not read: " + p.getMessage());
+                            return ERROR;
+                        }
                         o.printf(Locale.ROOT, "%-22s %-20s %-11s %-12s %-20s %d/%d%n", str(r, "run"), str(r, "plan"),
                                 str(r, "state"), r.has("verdict") ? str(r, "verdict") : "-",
-                                str(r, "started").replaceFirst("\\.\\d+Z$", "Z"), r.get("cells_run").getAsInt(),
-                                r.get("cells_planned").getAsInt());
-                    });
+                                str(r, "started").replaceFirst("\\.\\d+Z$", "Z"), cellsRun, cellsPlanned);
+                    }
                     o.println(j.message() + " (" + str(b, "journal") + ")");
                     o.flush();
                     return OK;

@@ -30,6 +30,16 @@ final class ConfigAllowList {
      * rtbox's own described configurations.
      */
     static Set<String> properties(BundleContext context, MetaTypeService metatype, String pid) {
+        java.util.Map<String, Integer> types = types(context, metatype, pid);
+        return types == null ? null : new TreeSet<>(types.keySet());
+    }
+
+    /**
+     * The properties of {@code pid} that may be set with their metatype types ({@link
+     * AttributeDefinition#INTEGER} ...), or null when {@code pid} is not one of rtbox's own
+     * described configurations.
+     */
+    static java.util.Map<String, Integer> types(BundleContext context, MetaTypeService metatype, String pid) {
         if (pid.length() > 100 || !PID.matcher(pid).matches()) {
             return null;
         }
@@ -44,10 +54,10 @@ final class ConfigAllowList {
             }
             ObjectClassDefinition ocd = info.getObjectClassDefinition(pid, null);
             AttributeDefinition[] ads = ocd == null ? null : ocd.getAttributeDefinitions(ObjectClassDefinition.ALL);
-            Set<String> keys = new TreeSet<>();
+            java.util.Map<String, Integer> keys = new java.util.TreeMap<>();
             if (ads != null) {
                 for (AttributeDefinition ad : ads) {
-                    keys.add(ad.getID());
+                    keys.put(ad.getID(), ad.getType());
                 }
             }
             return keys;

@@ -13,6 +13,7 @@ import org.osgi.framework.BundleContext;
 import org.osgi.framework.InvalidSyntaxException;
 import org.osgi.service.cm.Configuration;
 import org.osgi.service.cm.ConfigurationAdmin;
+import org.osgi.service.metatype.AttributeDefinition;
 import org.osgi.service.metatype.MetaTypeService;
 
 import com.google.gson.JsonArray;
@@ -21,6 +22,8 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
 
 import rtbox.api.RtboxException;
+import rtbox.json.JsonFields;
+import rtbox.json.JsonProblem;
 
 /**
  * get-config and set-config: a component's configuration by PID. Values whose key
@@ -49,8 +52,8 @@ final class ConfigCommands {
         this.context = context;
     }
 
-    /** The properties {@code pid} may hold, or null with {@link #lastError} set when it is not rtbox's. */
-    private Set<String> allowed(String pid) {
+    /** The properties {@code pid} may hold with their metatype types, or null with {@link #lastError} set when it is not rtbox's. */
+    private Map<String, Integer> allowed(String pid) {
         MetaTypeService mts = metatype.get();
         BundleContext ctx = context.get();
         if (mts == null || ctx == null) {
@@ -58,7 +61,7 @@ final class ConfigCommands {
                     + " appliance cannot tell which configurations are its own, so none is read or set");
             return null;
         }
-        Set<String> keys = ConfigAllowList.properties(ctx, mts, pid);
+        Map<String, Integer> keys = ConfigAllowList.types(ctx, mts, pid);
         if (keys == null) {
             lastError = Reply.notFound("pid '" + Dispatcher.cut(pid, 80) + "' is not one of rtbox's configurations: "
                     + String.join(", ", ConfigAllowList.pids(ctx, mts)));
@@ -120,10 +123,11 @@ final class ConfigCommands {
             }
             value(k, e.getValue());
         }
-        Set<String> allowed = allowed(pid);
-        if (allowed == null) {
+        Map<String, Integer> types = allowed(pid);
+        if (types == null) {
             return lastError;
         }
+        Set<String> allowed = types.keySet();
         for (String k : props.keySet()) {
             if (ConfigVerbs.MQTT.equals(pid) && IDENTITY.contains(k)) {
                 return Reply.bad("property " + k + " of " + pid + " is the appliance's identity at the broker: it is"
@@ -133,6 +137,7 @@ final class ConfigCommands {
                 return Reply.bad("property " + Dispatcher.cut(k, 80) + " is not one of " + pid + "'s: "
                         + String.join(", ", allowed));
             }
+            typed(k, props.get(k), types.get(k));
         }
         try {
             Configuration cfg = existing(ca, pid);
@@ -143,7 +148,7 @@ final class ConfigCommands {
             Dictionary<String, Object> previous = cfg.getProperties();
             for (Map.Entry<String, JsonElement> e : props.entrySet()) {
                 String k = e.getKey();
-                Object v = value(k, e.getValue());
+                Object v = typed(k, e.getValue(), types.get(k));
                 if (v == null) {
                     d.remove(k);
                 } else {
@@ -212,8 +217,13 @@ final class ConfigCommands {
                 return p.getAsBoolean();
             }
             if (p.isNumber()) {
-                double d = p.getAsDouble();
-                return d == Math.rint(d) && Math.abs(d) < 9e15 ? (Object) p.getAsLong() : (Object) d;
+                // Exactly as written: 9007199254740993 went through a double before (and was rounded).
+                java.math.BigDecimal d = decimal(key, e);
+                try {
+                    return d.longValueExact();
+                } catch (ArithmeticException notWhole) {
+                    return d.doubleValue();
+                }
             }
             return p.getAsString();
         }
@@ -229,6 +239,49 @@ final class ConfigCommands {
             return s;
         }
         throw new RtboxException(key, "properties." + key + " is an object: give a string, number, boolean or array");
+    }
+
+    /**
+     * {@link #value}, and a number for a property that metatype says is whole (INTEGER, LONG,
+     * SHORT, BYTE) must be one, exactly and within the type: {@code "keepAliveSeconds": 2.5} was
+     * stored as 2.5 and read by the component as 2 (SCR's conversion cuts), 3000000000 as an int
+     * was another number. An INTEGER is stored as an Integer, a LONG as a Long.
+     */
+    private static Object typed(String key, JsonElement e, Integer type) throws RtboxException {
+        Object v = value(key, e);
+        if (!(v instanceof Number) || type == null) {
+            return v;
+        }
+        long min, max;
+        switch (type) {
+            case AttributeDefinition.INTEGER -> { min = Integer.MIN_VALUE; max = Integer.MAX_VALUE; }
+            case AttributeDefinition.SHORT -> { min = Short.MIN_VALUE; max = Short.MAX_VALUE; }
+            case AttributeDefinition.BYTE -> { min = Byte.MIN_VALUE; max = Byte.MAX_VALUE; }
+            case AttributeDefinition.LONG -> { min = Long.MIN_VALUE; max = Long.MAX_VALUE; }
+            default -> {
+                return v;
+            }
+        }
+        long w;
+        try {
+            w = JsonFields.whole(e, "$.properties." + key, min, max);
+        } catch (JsonProblem p) {
+            throw new RtboxException(key, p.getMessage());
+        }
+        return switch (type) {
+            case AttributeDefinition.INTEGER -> (Object) (int) w;
+            case AttributeDefinition.SHORT -> (Object) (short) w;
+            case AttributeDefinition.BYTE -> (Object) (byte) w;
+            default -> (Object) w;
+        };
+    }
+
+    private static java.math.BigDecimal decimal(String key, JsonElement e) throws RtboxException {
+        try {
+            return JsonFields.decimal(e, "$.properties." + key);
+        } catch (JsonProblem p) {
+            throw new RtboxException(key, p.getMessage());
+        }
     }
 
     private static JsonObject json(Dictionary<String, Object> d) {

@@ -80,12 +80,14 @@ final class ConfigTrial {
                 throw new IOException(Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS) ? "over 1 MiB"
                         : Outbox.kind(f) + ", not a file");
             }
-            JsonObject o = rtbox.json.StrictJson.object(Files.readString(f, StandardCharsets.UTF_8)).object();
-            List<String> keys = new ArrayList<>();
-            o.getAsJsonArray("keys").forEach(k -> keys.add(k.getAsString()));
-            return new ConfigTrial(o.get("requestId").getAsString(), o.get("state").getAsString(), keys,
-                    o.get("timeoutSeconds").getAsInt(), o.getAsJsonObject("previous"),
-                    o.has("reason") ? o.get("reason").getAsString() : null);
+            rtbox.json.JsonFields o = rtbox.json.StrictJson.object(Files.readString(f, StandardCharsets.UTF_8));
+            List<String> keys = o.strings("keys");
+            JsonObject previous = o.obj("previous").object();
+            for (Map.Entry<String, JsonElement> e : previous.entrySet()) {
+                property(e.getValue(), "$.previous." + e.getKey()); // a value that would not go back is a file that does not read
+            }
+            return new ConfigTrial(o.str("requestId"), o.str("state"), keys, o.integer("timeoutSeconds"), previous,
+                    o.optStr("reason"));
         } catch (IOException | RuntimeException | rtbox.json.JsonProblem e) {
             Appliance.LOG.warn("{} (a set-config of rtbox.mqtt on trial) does not read back ({}): removed; the "
                     + "settings stay as they are",
@@ -116,12 +118,42 @@ final class ConfigTrial {
                 }
                 d.put(e.getKey(), s);
             } else {
-                JsonPrimitive p = v.getAsJsonPrimitive();
-                d.put(e.getKey(), p.isBoolean() ? (Object) p.getAsBoolean()
-                        : p.isNumber() ? (Object) p.getAsLong() : p.getAsString());
+                try {
+                    d.put(e.getKey(), property(v, "$.previous." + e.getKey()));
+                } catch (rtbox.json.JsonProblem p) {
+                    throw new IllegalStateException(p.getMessage()); // checked by read()
+                }
             }
         }
         return d;
+    }
+
+    /**
+     * A previous property's value as Config Admin had it: a whole number as a Long, any other
+     * number as a Double (exactly as written: a Double setting was written as its long, 2.5 as 2,
+     * before issue 33), a boolean, a string.
+     */
+    private static Object property(JsonElement v, String path) throws rtbox.json.JsonProblem {
+        if (v.isJsonArray()) {
+            return null;
+        }
+        if (!v.isJsonPrimitive()) {
+            throw new rtbox.json.JsonProblem(path, "expected a string, number or boolean, got "
+                    + rtbox.json.StrictJson.show(v));
+        }
+        JsonPrimitive p = v.getAsJsonPrimitive();
+        if (p.isBoolean()) {
+            return p.getAsBoolean();
+        }
+        if (!p.isNumber()) {
+            return p.getAsString();
+        }
+        java.math.BigDecimal d = rtbox.json.JsonFields.decimal(v, path);
+        try {
+            return d.longValueExact();
+        } catch (ArithmeticException notWhole) {
+            return d.doubleValue();
+        }
     }
 
     private void write(Path dataDir) throws IOException {
@@ -166,6 +198,8 @@ final class ConfigTrial {
                 o.add(k, arr);
             } else if (v instanceof Boolean b) {
                 o.addProperty(k, b);
+            } else if (v instanceof Float || v instanceof Double) {
+                o.addProperty(k, ((Number) v).doubleValue()); // as it is: n.longValue() wrote 2.5 as 2
             } else if (v instanceof Number n) {
                 o.addProperty(k, n.longValue());
             } else if (v != null) {

@@ -360,17 +360,8 @@ public class PlanVerbs implements Verbs {
         String running = s == null ? null : s.id;
         String want = RunJson.string(c, "run", null);
         if (want == null) {
-            int limit = 20;
-            if (c.has("limit")) {
-                try {
-                    limit = c.get("limit").getAsInt();
-                } catch (RuntimeException e) {
-                    limit = -1;
-                }
-                if (limit < 1 || limit > 100) {
-                    return Reply.bad("limit " + c.get("limit") + " is not a number from 1 to 100");
-                }
-            }
+            // Exactly: "limit": 2.5 was a page of 2.
+            int limit = (int) RunJson.whole(c, "limit", 20, 1, 100);
             String before = RunJson.string(c, "before", null);
             if (before != null) {
                 String bad = Topics.checkId("before", before);

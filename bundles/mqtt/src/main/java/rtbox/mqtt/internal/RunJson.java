@@ -10,6 +10,8 @@ import com.google.gson.JsonObject;
 import rtbox.api.RtboxException;
 import rtbox.core.RunRequest;
 import rtbox.core.RunRequests;
+import rtbox.json.JsonFields;
+import rtbox.json.JsonProblem;
 
 /**
  * The {@code run} command's body as a {@link RunRequest}: read by rtbox.core's {@link RunRequests},
@@ -42,6 +44,22 @@ public final class RunJson {
             throw new RtboxException(key, key + " must be a JSON object, not " + o.get(key));
         }
         return o.getAsJsonObject(key);
+    }
+
+    /**
+     * A whole number of the command, exactly and from {@code min} to {@code max}, or {@code
+     * fallback} when absent or null: read by rtbox.json ({@link JsonFields#whole}), so {@code 2.5}
+     * or {@code 1e30} is a 400 naming {@code $.key}, never 2 or the largest int.
+     */
+    static long whole(JsonObject o, String key, long fallback, long min, long max) throws RtboxException {
+        if (!o.has(key) || o.get(key).isJsonNull()) {
+            return fallback;
+        }
+        try {
+            return JsonFields.whole(o.get(key), "$." + key, min, max);
+        } catch (JsonProblem p) {
+            throw new RtboxException(key, p.getMessage());
+        }
     }
 
     static String string(JsonObject o, String key, String fallback) throws RtboxException {

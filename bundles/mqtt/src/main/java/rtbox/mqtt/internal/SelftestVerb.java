@@ -5,7 +5,6 @@ import java.util.Set;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 
-import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 
 import rtbox.api.RtboxException;
@@ -37,10 +36,11 @@ public class SelftestVerb implements Verbs {
 
     @Override
     public Reply execute(String verb, JsonObject c, String requestId, Station station) throws RtboxException {
-        int seconds = whole(c, "duration_s", DEFAULT_SECONDS, 1, MAX_SECONDS);
+        int seconds = (int) RunJson.whole(c, "duration_s", DEFAULT_SECONDS, 1, MAX_SECONDS);
         int cpus = rtbox.os.Sched.configuredCpus();
         int configured = station.config().selftestCpu();
-        int cpu = whole(c, "cpu", configured >= 0 && configured < cpus ? configured : cpus - 1, 0, cpus - 1);
+        int cpu = (int) RunJson.whole(c, "cpu", configured >= 0 && configured < cpus ? configured : cpus - 1, 0,
+                cpus - 1);
         RunSession s = station.activity().current();
         if (s != null) {
             return Reply.conflict("no self-test now: " + Activity.busy(s));
@@ -76,21 +76,5 @@ public class SelftestVerb implements Verbs {
         b.addProperty("noise_max_us", o.noiseMaxUs());
         b.addProperty("reason", o.reason());
         return b;
-    }
-
-    private static int whole(JsonObject c, String key, int fallback, int min, int max) throws RtboxException {
-        JsonElement e = c == null ? null : c.get(key);
-        if (e == null || e.isJsonNull()) {
-            return fallback;
-        }
-        if (!e.isJsonPrimitive() || !e.getAsJsonPrimitive().isNumber()
-                || e.getAsBigDecimal().stripTrailingZeros().scale() > 0) {
-            throw new RtboxException(key, key + " must be a whole number, not " + Dispatcher.cut(e.toString(), 60));
-        }
-        java.math.BigDecimal v = e.getAsBigDecimal();
-        if (v.compareTo(java.math.BigDecimal.valueOf(min)) < 0 || v.compareTo(java.math.BigDecimal.valueOf(max)) > 0) {
-            throw new RtboxException(key, key + " must be " + min + " to " + max + ", not " + v.toPlainString());
-        }
-        return v.intValueExact();
     }
 }

@@ -428,9 +428,9 @@ final class Station {
         long last = s.sequence();
         try {
             for (Outbox.Entry e : outbox.all()) {
-                JsonObject o = rtbox.json.StrictJson.object(new String(e.payload(), StandardCharsets.UTF_8)).object();
-                if (o.has("run") && s.id.equals(o.get("run").getAsString()) && o.has("sequence")) {
-                    last = Math.max(last, o.get("sequence").getAsLong());
+                rtbox.json.JsonFields o = rtbox.json.StrictJson.object(new String(e.payload(), StandardCharsets.UTF_8));
+                if (o.has("run") && s.id.equals(o.str("run")) && o.has("sequence")) {
+                    last = Math.max(last, o.lng("sequence"));
                 }
             }
         } catch (IOException | RuntimeException | rtbox.json.JsonProblem e) {

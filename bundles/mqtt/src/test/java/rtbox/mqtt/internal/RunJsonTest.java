@@ -94,4 +94,21 @@ class RunJsonTest {
         m = refused("\"cpus\":\"0,1,1\"");
         assertTrue(m.contains("CPU 1 is given twice"), m);
     }
+
+    /** The verbs' whole numbers (results' limit, selftest's duration_s and cpu): exact, with their path (issue 33). */
+    @Test
+    void aVerbsWholeNumberIsExactOrA400NamingItsPath() throws Exception {
+        com.google.gson.JsonObject c = rtbox.json.StrictJson.object("{\"limit\":2.5,\"duration_s\":1e30,\"cpu\":3,"
+                + "\"n\":null}").object();
+        RtboxException e = assertThrows(RtboxException.class, () -> RunJson.whole(c, "limit", 20, 1, 100));
+        assertEquals("$.limit: expected a whole number, got 2.5", e.getMessage());
+        assertEquals("limit", e.subject());
+        assertEquals("$.duration_s: expected a whole number, got 1e30",
+                assertThrows(RtboxException.class, () -> RunJson.whole(c, "duration_s", 2, 1, 60)).getMessage());
+        assertEquals("$.cpu: 3 is out of range: use 0 to 1",
+                assertThrows(RtboxException.class, () -> RunJson.whole(c, "cpu", 1, 0, 1)).getMessage());
+        assertEquals(20, RunJson.whole(c, "n", 20, 1, 100));
+        assertEquals(20, RunJson.whole(c, "absent", 20, 1, 100));
+        assertEquals(3, RunJson.whole(c, "cpu", 0, 0, 3));
+    }
 }

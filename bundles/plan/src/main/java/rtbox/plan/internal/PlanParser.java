@@ -10,7 +10,6 @@ import java.util.Set;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonPrimitive;
 
 import rtbox.core.PolicySpec;
 import rtbox.api.RtboxException;
@@ -19,6 +18,7 @@ import rtbox.core.LoadSpec;
 import rtbox.core.RunRequests;
 import rtbox.core.RunSchema;
 import rtbox.core.Thresholds;
+import rtbox.json.JsonFields;
 import rtbox.json.JsonProblem;
 import rtbox.json.StrictJson;
 
@@ -84,10 +84,15 @@ final class PlanParser {
         if (v == null) {
             problems.add("$.rtbox_plan: missing: a plan starts with \"rtbox_plan\": " + VERSION
                     + " (the version of its schema)");
-        } else if (!isInt(v)) {
-            problems.add("$.rtbox_plan: expected the schema version " + VERSION + ", found " + v);
-        } else if (v.getAsLong() != VERSION) {
-            problems.add("$.rtbox_plan: version " + v + " is not supported: this rtbox reads plan version " + VERSION);
+        } else {
+            try {
+                if (JsonFields.whole(v, "$.rtbox_plan") != VERSION) {
+                    problems.add("$.rtbox_plan: version " + v + " is not supported: this rtbox reads plan version "
+                            + VERSION);
+                }
+            } catch (JsonProblem p) {
+                problems.add("$.rtbox_plan: expected the schema version " + VERSION + ", found " + v);
+            }
         }
         String name = string(o, "name", "$.name", true);
         String description = string(o, "description", "$.description", false);
@@ -202,12 +207,13 @@ final class PlanParser {
         if (e == null) {
             return 1;
         }
-        if (!isInt(e) || e.getAsLong() < 1 || e.getAsLong() > MAX_REPETITIONS) {
+        try {
+            return (int) JsonFields.whole(e, "$.repetitions", 1, MAX_REPETITIONS);
+        } catch (JsonProblem p) {
             problems.add("$.repetitions: expected a whole number of runs of each cell from 1 to " + MAX_REPETITIONS
                     + ", e.g. 5, found " + e);
             return 1;
         }
-        return e.getAsInt();
     }
 
     private Cell cell(int index, Spec s, PolicySpec axisPolicy, Map.Entry<String, List<LoadSpec>> axisLoad) {
@@ -320,18 +326,6 @@ final class PlanParser {
 
     private static boolean isString(JsonElement e) {
         return e != null && e.isJsonPrimitive() && e.getAsJsonPrimitive().isString();
-    }
-
-    private static boolean isInt(JsonElement e) {
-        if (e == null || !e.isJsonPrimitive() || !((JsonPrimitive) e).isNumber()) {
-            return false;
-        }
-        try {
-            e.getAsBigDecimal().longValueExact();
-            return true;
-        } catch (ArithmeticException ex) {
-            return false;
-        }
     }
 
     private static String kind(JsonElement e) {

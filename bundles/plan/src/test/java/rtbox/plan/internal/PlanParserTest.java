@@ -277,4 +277,16 @@ class PlanParserTest {
                 + " \"cells\": [{\"name\": \"a\"}, {\"name\": \"b\"}]}");
         assertTrue(p.problems().toString().contains("add up to 240 h: at most 168 h"), p.problems().toString());
     }
+
+    /** The schema version is a whole number, exactly: 1.5 or 1e30 is not version 1 (issue 33). */
+    @Test
+    void aFractionalOrOutOfRangeSchemaVersionIsNamed() {
+        for (String v : new String[] {"1.5", "1e30", "1.0000000000000000001"}) {
+            PlanParser.Parsed p = PlanParser.parse("{\"rtbox_plan\": " + v + ", \"name\": \"t\", \"probe\": \"timer\", "
+                    + "\"duration\": \"1s\"}");
+            assertEquals(List.of("$.rtbox_plan: expected the schema version 1, found " + v), p.problems(), v);
+        }
+        assertEquals(List.of(), PlanParser.parse("{\"rtbox_plan\": 1.0, \"name\": \"t\", \"probe\": \"timer\", "
+                + "\"duration\": \"1s\"}").problems());
+    }
 }
