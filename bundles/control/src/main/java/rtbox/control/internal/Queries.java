@@ -186,7 +186,7 @@ final class Queries {
                 + " ORDER BY first_seen_ms DESC, run_id DESC LIMIT ? OFFSET ?", Queries::runRow, p.toArray())) {
             JsonObject m = messages(c, r.get("appliance").getAsString(), r.get("run").getAsString(), false);
             r.add("messages", m); // cells_run: a plan's cells whose result came in (a single run has none: null)
-            r.addProperty("cells_run", "plan".equals(Json.string(r, "kind")) ? m.get("cells_received").getAsInt() : null);
+            r.addProperty("cells_run", "plan".equals(Json.string(r, "kind")) ? Json.integer(m, "cells_received") : null);
             rows.add(r);
         }
         o.add("runs", rows);

@@ -105,7 +105,7 @@ final class RegressionSets {
                 o.addProperty("newest", r[0]);
                 return o;
             });
-            v.addProperty("runs", v.get("runs").getAsInt() + 1);
+            v.addProperty("runs", Json.integer(v, "runs") + 1);
         }
         JsonArray a = new JsonArray();
         by.values().forEach(a::add);
@@ -230,9 +230,11 @@ final class RegressionSets {
         }
         JsonArray sum = s.getAsJsonArray("histogram");
         for (int i = 0; i < counts.size(); i++) {
-            long v = counts.get(i).getAsLong();
+            // A stored histogram's counts, exactly: a count of 2.5 is an error naming it, not 2.
+            long v = Json.whole(counts.get(i), "$.histogram[" + i + "]", 0, Long.MAX_VALUE);
             if (i < sum.size()) {
-                sum.set(i, new com.google.gson.JsonPrimitive(sum.get(i).getAsLong() + v));
+                long had = Json.whole(sum.get(i), "$.histogram[" + i + "]", 0, Long.MAX_VALUE);
+                sum.set(i, new com.google.gson.JsonPrimitive(had + v));
             } else {
                 sum.add(v);
             }
@@ -241,7 +243,7 @@ final class RegressionSets {
         keep(s, view, "max_us", Math::max);
         Double o = Json.number(view, "overflows"), so = Json.number(s, "overflows");
         s.addProperty("overflows", (o == null ? 0 : o) + (so == null ? 0 : so));
-        s.addProperty("runs", s.get("runs").getAsInt() + 1);
+        s.addProperty("runs", Json.integer(s, "runs") + 1);
     }
 
     private static void keep(JsonObject s, JsonObject view, String key, java.util.function.DoubleBinaryOperator f) {
