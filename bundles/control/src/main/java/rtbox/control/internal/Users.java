@@ -57,17 +57,24 @@ final class Users {
         Path dir = file.toAbsolutePath().getParent();
         Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(EnumSet.of(PosixFilePermission.OWNER_READ,
                 PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_EXECUTE)));
-        Files.deleteIfExists(file);
-        Files.writeString(Files.createFile(file, PosixFilePermissions.asFileAttribute(EnumSet.of(
-                PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE))), password + "\n",
-                StandardCharsets.UTF_8);
+        // Written aside first (a full disk fails here, before any admin exists), then moved into
+        // place only once this instance's insert won: two instances starting on one database and
+        // one folder left the loser's password in the file, not the winner's.
+        Path pending = Files.createTempFile(dir, file.getFileName().toString(), ".pending",
+                PosixFilePermissions.asFileAttribute(EnumSet.of(PosixFilePermission.OWNER_READ,
+                        PosixFilePermission.OWNER_WRITE)));
+        Files.writeString(pending, password + "\n", StandardCharsets.UTF_8);
         try (Connection c = db.connection()) {
             if (!Sql.insertIfAbsent(c, db.postgres, "INSERT INTO users (name, role, password_hash, created_ms)"
                     + " VALUES (?, ?, ?, ?)", "admin", Role.ADMIN.id(), Passwords.hash(password),
                     System.currentTimeMillis())) {
-                return false; // another instance made it first: its file holds the password
+                return false; // another instance made it first: the file it wrote holds the password
             }
             Audit.log(c, "system", "user-add", "admin", null);
+            Files.move(pending, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(pending);
         }
         return true;
     }
