@@ -17,8 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Issue 17's soak, the CI version: bench/soak/run.sh, as it is, for {@code -Drtbox.soak.minutes}
  * (the script's own default is an hour), sampling every {@code -Drtbox.soak.interval} seconds
  * (30 by default, so that ten minutes give a verdict on enough samples). It runs only when
- * {@code rtbox.soak.minutes} is given ({@code mvn verify -Drtbox.soak.minutes=10}, as .ci/run
- * does): ten minutes more in CI. The script must end 0: every judged series (RSS, threads, open files, heap and
+ * {@code rtbox.soak.minutes} is given ({@code mvn verify -Drtbox.soak.minutes=10}; .ci/run runs
+ * the script itself, beside the image's boot test, or so with RTBOX_CI_SOAK_IN_VERIFY=1): ten minutes.
+ * The script must end 0: every judged series (RSS, threads, open files, heap and
  * metaspace after a full collection, the outbox) flat within 10 %, and no message lost. Its
  * output is printed whole (the figures); soak.csv, soak.svg and the appliance's log are copied
  * to runtime/target/soak/.
