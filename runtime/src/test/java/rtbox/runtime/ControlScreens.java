@@ -202,8 +202,8 @@ final class ControlScreens {
             problems.add(at + "a time shown without its zone's reading and UTC title: '" + l + "'");
         }
         List<WebElement> zone = browser.driver.findElements(By.id("zone"));
-        boolean nav = !browser.driver.findElements(By.cssSelector("nav.top")).isEmpty(); // the log-in page has none
-        if (nav && (zone.isEmpty() || !zone.get(0).getText().contains("UTC+05:30"))) {
+        // where a page shows times (the log-in page and the 404 show none, and have no session's navigation bar)
+        if (!found.isEmpty() && (zone.isEmpty() || !zone.get(0).getText().contains("UTC+05:30"))) {
             problems.add(at + "the navigation bar does not name the zone: "
                     + (zone.isEmpty() ? "no #zone" : zone.get(0).getText()));
         }
