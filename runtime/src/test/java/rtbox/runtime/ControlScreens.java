@@ -156,7 +156,8 @@ final class ControlScreens {
               if (!r.width || !r.height || getComputedStyle(c).visibility === "hidden") continue;
               const name = c.tagName.toLowerCase() + (c.id ? "#" + c.id : "") + " '" + (c.textContent || c.value || c.name || "").trim().slice(0, 30) + "'";
               if (r.left < -1 || r.right > innerWidth + 1) { blocked.push(name + " cut off at the side: " + Math.round(r.left) + " to " + Math.round(r.right)); continue; }
-              const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+              const f = c.getClientRects()[0]; // a link that wraps: the middle of its first line, not of its box
+              const cx = f.left + f.width / 2, cy = f.top + f.height / 2;
               if (cy < 0 || cy >= innerHeight) continue;
               const hit = document.elementFromPoint(cx, cy);
               if (!hit || !(hit === c || c.contains(hit) || (hit.control && hit.control === c))) {
