@@ -72,14 +72,11 @@ final class ControlRoom implements AutoCloseable {
             public void deliveryComplete(org.eclipse.paho.client.mqttv3.IMqttDeliveryToken token) {
             }
         });
-        MqttConnectOptions o = new MqttConnectOptions();
-        o.setUserName(user);
-        o.setPassword(password.toCharArray());
+        // rtbox's own client layer, as the control room and rtbox ctl set their options: among them
+        // sockets that send at once (without, each command waited ~40 ms for the broker's delayed ACK).
+        MqttConnectOptions o = new rtbox.mqtt.client.ClientOptions(uri, user, password, null, 60, 5).v3();
         o.setCleanSession(cleanSession);
         o.setAutomaticReconnect(true);
-        o.setConnectionTimeout(5);
-        // As the appliance's sockets: without it each command waited about 40 ms for the broker's delayed ACK.
-        o.setSocketFactory(NoDelaySockets.INSTANCE);
         client.connect(o);
         subscribe();
     }

@@ -80,7 +80,7 @@ final class Mosquitto implements AutoCloseable {
                         "use_identity_as_username " + tls.clientCertificates()),
                 "log_dest file " + dir.resolve("mosquitto.log"),
                 "log_type all",
-                // Packets out at once, as the clients' (NoDelaySockets): with Nagle's algorithm a reply the
+                // Packets out at once, as the clients' (rtbox.mqtt.client.ClientOptions): with Nagle's algorithm a reply the
                 // broker relays waited for the test client's delayed ACK of the packet before, about 40 ms.
                 "set_tcp_nodelay true",
                 "") );
