@@ -280,6 +280,30 @@ class ControlIT {
         assertTrue(admin.get("/records/verify").json().get("ok").getAsBoolean());
     }
 
+    /**
+     * The next boot's kernel (issue 35) is an admin's to choose: a viewer is refused; the admin's
+     * request reaches the real appliance, whose answer comes back as it is (this machine was not
+     * started from the rtbox image: 404, nothing written), and the request is in the audit log.
+     */
+    @Test
+    @Order(3)
+    void theNextBootsKernelIsAnAdminsAndTheAppliancesAnswerComesBack() throws Exception {
+        ControlServer.Client viewer = control.client();
+        assertEquals(200, viewer.login("vera", "correct-horse-battery").status());
+        ControlServer.Client.Response refused = viewer.post("/appliances/a1/firmware", "{\"kernel\":\"rt\"}");
+        assertEquals(403, refused.status(), refused.body());
+        assertTrue(refused.json().get("error").getAsString().contains("needs role admin"), refused.body());
+        ControlServer.Client.Response alone = admin.post("/appliances/a1/firmware", "{\"reboot\":true}");
+        assertEquals(400, alone.status(), alone.body());
+        assertTrue(alone.body().contains("$.reboot: needs $.kernel"), alone.body());
+        ControlServer.Client.Response answer = admin.post("/appliances/a1/firmware", "{\"kernel\":\"rt\"}");
+        assertEquals(404, answer.status(), answer.body());
+        assertTrue(answer.json().get("message").getAsString().startsWith("this machine was not started from the rtbox"
+                + " image"), answer.body());
+        assertTrue(admin.get("/audit?action=firmware").body().contains("\"kernel\":\"rt\""),
+                admin.get("/audit?action=firmware").body());
+    }
+
     @Test
     @Order(4)
     void aRefusedPostLeavesItsConnectionFitForTheNextRequest() throws Exception {

@@ -345,6 +345,18 @@ public final class Api extends HttpServlet {
         } else if (p.length == 3 && (p[2].equals("selftest") || p[2].equals("readiness")) && method.equals("POST")) {
             need(s, Role.OPERATOR);
             send(resp, 202, room.operations.check(s.user(), Input.id("appliance", p[1]), p[2]));
+        } else if (p.length == 3 && p[2].equals("firmware") && method.equals("POST")) {
+            // The next boot's kernel (and a reboot): what only an admin may do to an appliance.
+            need(s, Role.ADMIN);
+            JsonObject b = body(req);
+            rtbox.json.JsonFields f = Input.fields(b, List.of("kernel", "reboot"));
+            String kernel = Input.id(f, "kernel", false);
+            Boolean reboot = Input.bool(f, "reboot");
+            if (Boolean.TRUE.equals(reboot) && kernel == null) {
+                throw new BadRequest("$.reboot: needs $.kernel (the entry to boot)");
+            }
+            JsonObject reply = room.operations.firmware(s.user(), Input.id("appliance", p[1]), kernel, reboot);
+            send(resp, reply.has("code") ? reply.get("code").getAsInt() : 502, reply);
         } else if (p.length == 4 && p[2].equals("bundles") && p[3].equals("refresh") && method.equals("POST")) {
             need(s, Role.OPERATOR);
             send(resp, 202, room.operations.askBundles(Input.id("appliance", p[1])));

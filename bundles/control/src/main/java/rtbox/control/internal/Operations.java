@@ -263,6 +263,26 @@ final class Operations {
         return o;
     }
 
+    /**
+     * POST /api/v1/appliances/A/firmware (admin): sends the appliance's {@code firmware} verb, which
+     * tells its boot entries, or with {@code kernel} sets the next boot's, and with {@code reboot}
+     * reboots; audited with what was asked, before it is sent. Waits replySeconds for the reply and
+     * returns it (its code: 200, the appliance's 400/404/409/500, or 504 without an answer).
+     */
+    JsonObject firmware(String user, String appliance, String kernel, Boolean reboot) throws SQLException {
+        JsonObject body = new JsonObject();
+        if (kernel != null) {
+            body.addProperty("kernel", kernel);
+        }
+        if (reboot != null) {
+            body.addProperty("reboot", reboot);
+        }
+        try (Connection c = db.connection()) {
+            Audit.log(c, user, "firmware", appliance, body.size() == 0 ? null : body.deepCopy());
+        }
+        return commander.call(appliance, "firmware", body, replyMs);
+    }
+
     /** GET /api/v1/plans/NAME/inputs: see {@link StartRequests#inputs}. */
     JsonObject inputs(String name, List<String> appliances) throws SQLException {
         return requests.inputs(name, appliances);
