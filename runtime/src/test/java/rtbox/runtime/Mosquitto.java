@@ -102,10 +102,17 @@ final class Mosquitto implements AutoCloseable {
      * control room on {@link #controlUri()}, each listener with its own password file.
      */
     static Mosquitto site(Path dir, String... appliances) throws IOException, InterruptedException {
+        return site(dir, List.of(), appliances);
+    }
+
+    /** {@link #site(Path, String...)}, with {@code readers} beside the control room's user on its listener. */
+    static Mosquitto site(Path dir, List<String> readers, String... appliances) throws IOException, InterruptedException {
         Mosquitto m = new Mosquitto(dir, freePort());
         m.controlPort = freePort();
         passwords(dir.resolve("rtbox-appliances.passwd"), List.of(appliances));
-        passwords(dir.resolve("rtbox-control.passwd"), List.of(CONTROL));
+        List<String> control = new ArrayList<>(List.of(CONTROL));
+        control.addAll(readers);
+        passwords(dir.resolve("rtbox-control.passwd"), control);
         Files.copy(Path.of("..", "docs", "mosquitto.acl"), dir.resolve("rtbox.acl"));
         String conf = Files.readString(Path.of("..", "docs", "mosquitto.conf"))
                 .replace("listener 1883", "listener " + m.port + " 127.0.0.1")
