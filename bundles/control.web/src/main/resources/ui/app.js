@@ -92,7 +92,7 @@ export function can(s, role) {
 const PAGES = [
   ["fleet", "Fleet"], ["start", "Start"], ["plans", "Plans"], ["live", "Live"], ["runs", "Runs"], ["history", "History"],
   ["compare", "Compare"], ["regression", "Regression"], ["references", "References"], ["records", "Records"], ["audit", "Audit"],
-  ["users", "Users", "admin"],
+  ["users", "Users", "admin"], ["webhooks", "Webhooks", "admin"],
 ];
 
 function navBar(active, s) {

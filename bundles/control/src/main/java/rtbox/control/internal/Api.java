@@ -300,6 +300,7 @@ public final class Api extends HttpServlet {
             }
             case "users" -> users(req, resp, s, method, p);
             case "tokens" -> tokens(req, resp, s, method, p);
+            case "webhooks" -> webhooks(req, resp, s, method, p);
             case "audit" -> {
                 get(method, p);
                 String who = Input.param("user", req.getParameter("user"), 64);
@@ -558,6 +559,21 @@ public final class Api extends HttpServlet {
             send(resp, 201, room.tokens.create(s, body(req)));
         } else if (p.length == 2 && method.equals("DELETE")) {
             send(resp, 200, room.tokens.revoke(s, number(p[1])));
+        } else {
+            throw notAllowed(method, p);
+        }
+    }
+
+    /** Webhooks (docs/control-api.md, "Webhooks"): admins only; the secret is in the answer of its POST alone. */
+    private void webhooks(HttpServletRequest req, HttpServletResponse resp, Users.Session s, String method, String[] p)
+            throws IOException, SQLException {
+        need(s, Role.ADMIN);
+        if (p.length == 1 && method.equals("GET")) {
+            send(resp, 200, room.webhooks.list());
+        } else if (p.length == 1 && method.equals("POST")) {
+            send(resp, 201, room.webhooks.create(s.user(), body(req)));
+        } else if (p.length == 2 && method.equals("DELETE")) {
+            send(resp, 200, room.webhooks.delete(s.user(), number(p[1])));
         } else {
             throw notAllowed(method, p);
         }

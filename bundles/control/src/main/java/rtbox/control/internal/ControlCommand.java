@@ -190,6 +190,9 @@ public class ControlCommand implements Callable<Integer>, Subcommand {
             p.put("floodMessagesPerSecond", s.floodMessagesPerSecond());
             p.put("selftestMaxAge", s.selftestMaxAge());
             p.put("signOff", s.signOff());
+            p.put("webhookRetrySeconds", s.webhookRetrySeconds());
+            p.put("webhookRetryMaxSeconds", s.webhookRetryMaxSeconds());
+            p.put("webhookGiveUpHours", s.webhookGiveUpHours());
             p.put("plansDir", plansDir(s).toString());
             p.put("appliancesFile", s.appliancesFile());
             p.put("embeddedBroker", broker != null);

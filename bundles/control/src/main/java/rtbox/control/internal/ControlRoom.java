@@ -47,6 +47,9 @@ public class ControlRoom {
     ControlIngest ingestComponent;
     @Reference
     ControlOperations operationsComponent;
+    /** The webhooks (their list for the API; their deliveries run in that component). */
+    @Reference
+    ControlWebhooks webhooksComponent;
 
     Db db;
     Users users;
@@ -62,6 +65,7 @@ public class ControlRoom {
     RegressionSets regression;
     Records records;
     PlanLibrary library;
+    Webhooks webhooks;
     private java.util.concurrent.ScheduledExecutorService sweeper;
     private Settings settings;
     private volatile boolean running;
@@ -90,6 +94,7 @@ public class ControlRoom {
             regression = new RegressionSets(db);
             records = recordsComponent.records();
             ingest = ingestComponent.ingest();
+            webhooks = webhooksComponent.webhooks();
             running = true;
             if (s.silentAfterSeconds() > 0) {
                 sweepSilence(new Silence(db, s.silentAfterSeconds() * 1000));

@@ -46,7 +46,8 @@ final class Db implements AutoCloseable {
     static final List<String> MIGRATIONS = List.of("V1__control_room.sql", "V2__site.sql", "V3__record_signature.sql",
             "V4__reference_override.sql", "V5__appliance_registered.sql", "V6__readiness_and_selftest.sql",
             "V7__api_token.sql",
-            "V8__plan_library.sql", "V9__start_queue.sql", "V10__user_disabled.sql");
+            "V8__plan_library.sql", "V9__start_queue.sql", "V10__user_disabled.sql",
+            "V11__webhook.sql");
 
     private final HikariDataSource pool;
     final boolean postgres;

@@ -262,6 +262,9 @@ final class IngestStore {
                 }
                 Sql.update(c, "UPDATE appliance SET last_run = ?, last_verdict = ? WHERE id = ?", m.run(),
                         Json.string(j, "verdict"), m.appliance());
+                // In this transaction: a webhook's delivery is committed with the result that caused it, or neither.
+                WebhookOutbox.resultStored(c, db.postgres, run.site(), m.appliance(), m.run(), Json.string(j, "verdict"),
+                        Json.string(j, "reason"), plan ? Json.string(j, "plan") : Json.string(j, "probe"), now);
             }
             default -> throw new IllegalStateException(m.kind().name());
         }

@@ -129,6 +129,8 @@ final class Records {
                     Audit.log(c, user, "record-override", appliance, d);
                 }
                 Audit.log(c, user, "sign-off", appliance, d);
+                WebhookOutbox.recordIssued(c, appliance, run, id, Json.string(body, "verdict"), Json.string(body, "serial"),
+                        Json.string(body, "model"), user, System.currentTimeMillis());
                 c.commit();
                 JsonObject out = Json.parse(text);
                 out.addProperty("sha256", sha);

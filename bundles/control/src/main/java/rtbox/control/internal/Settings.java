@@ -105,6 +105,17 @@ public @interface Settings {
             + " appliance is registered on sight).")
     boolean embeddedBroker() default false;
 
+    @AttributeDefinition(description = "Seconds before a webhook delivery that failed is tried again the first"
+            + " time; each further failure doubles the wait, up to webhookRetryMaxSeconds.")
+    long webhookRetrySeconds() default 10;
+
+    @AttributeDefinition(description = "The longest wait between two attempts of a webhook delivery, in seconds.")
+    long webhookRetryMaxSeconds() default 900;
+
+    @AttributeDefinition(description = "A webhook delivery not acknowledged (2xx) this many hours after its event is"
+            + " given up (shown failed on the webhooks page).")
+    long webhookGiveUpHours() default 48;
+
     @AttributeDefinition(required = false, description = "Data folder (set by rtbox control).")
     String dataDir() default "";
 

@@ -32,7 +32,7 @@ class RecordsTest extends BothDatabases {
      * A two-cell run of a1 with the given verdict, started with a serial, a readiness check
      * {@code readinessAgeS} old and a passed self-test of the measuring chain.
      */
-    private static void run(Db db, String run, String verdict, Boolean readinessOk, long readinessAgeS, double maxUs)
+    static void run(Db db, String run, String verdict, Boolean readinessOk, long readinessAgeS, double maxUs)
             throws Exception {
         Ingest in = new Ingest(new Decoder(20 << 20), new IngestStore(db), new Events(), (m, o) -> {
         });
