@@ -16,17 +16,18 @@ import org.osgi.service.component.annotations.Reference;
  * {@code webhookRetrySeconds}, {@code webhookRetryMaxSeconds}, {@code webhookGiveUpHours},
  * {@code sharedGroup}). The outbox rows are written by the ingest and the records through
  * {@link WebhookOutbox}, on their own connections: they need nothing of this component, which
- * only sends. Stopping it leaves no thread of its own.
+ * only sends; it provides {@link WebhookFigures} (failed attempts by site) to /metrics. Stopping it
+ * leaves no thread of its own.
  */
-@Component(service = ControlWebhooks.class, configurationPid = ControlRoom.PID,
+@Component(service = {ControlWebhooks.class, WebhookFigures.class}, configurationPid = ControlRoom.PID,
         configurationPolicy = ConfigurationPolicy.REQUIRE)
-public class ControlWebhooks {
+public class ControlWebhooks implements WebhookFigures {
     @Reference
     StartFailure startFailure;
     @Reference
     ControlStore store;
     private Webhooks webhooks;
-    private WebhookDelivery delivery;
+    private volatile WebhookDelivery delivery;
 
     @Activate
     void activate(Settings s) throws Exception {
@@ -45,12 +46,21 @@ public class ControlWebhooks {
 
     /** Failed delivery attempts since the start (any answer but 2xx, or none): for the metrics. */
     public long failures() {
-        return delivery.failures();
+        WebhookDelivery d = delivery;
+        return d == null ? 0 : d.failures();
+    }
+
+    /** Failed attempts since the start by the webhook's site ('*': a webhook of every site): /metrics. */
+    @Override
+    public java.util.Map<String, Long> failedDeliveriesBySite() {
+        WebhookDelivery d = delivery;
+        return d == null ? java.util.Map.of() : d.failuresBySite();
     }
 
     /** Deliveries acknowledged (2xx) since the start. */
     public long delivered() {
-        return delivery.delivered();
+        WebhookDelivery d = delivery;
+        return d == null ? 0 : d.delivered();
     }
 
     @Deactivate

@@ -60,6 +60,9 @@ final class WebhookDelivery {
     private final long firstRetryMs, maxRetryMs, giveUpMs;
     private final Semaphore slots = new Semaphore(IN_FLIGHT);
     private final LongAdder failures = new LongAdder(), delivered = new LongAdder();
+    /** Failed attempts by the webhook's site ('*' for every site, '' for none), for the metrics. */
+    private final java.util.concurrent.ConcurrentHashMap<String, LongAdder> failuresBySite =
+            new java.util.concurrent.ConcurrentHashMap<>();
     private ScheduledExecutorService loop;
     private ExecutorService clientPool;
     private HttpClient client;
@@ -109,6 +112,13 @@ final class WebhookDelivery {
         return failures.sum();
     }
 
+    /** Failed attempts since this control room started, by the site of the webhook they were for. */
+    java.util.Map<String, Long> failuresBySite() {
+        java.util.Map<String, Long> m = new java.util.TreeMap<>();
+        failuresBySite.forEach((site, n) -> m.put(site, n.sum()));
+        return m;
+    }
+
     /** Deliveries acknowledged with a 2xx since this control room started. */
     long delivered() {
         return delivered.sum();
@@ -138,11 +148,11 @@ final class WebhookDelivery {
         }
         List<Object[]> due;
         try (Connection c = db.connection()) {
-            due = Sql.list(c, "SELECT d.id, d.state, d.next_ms, d.attempts, d.created_ms, d.event, d.body, w.url, w.secret"
+            due = Sql.list(c, "SELECT d.id, d.state, d.next_ms, d.attempts, d.created_ms, d.event, d.body, w.url, w.secret, w.site"
                     + " FROM webhook_delivery d JOIN webhook w ON w.id = d.webhook_id WHERE d.state IN ('pending',"
                     + " 'sending') AND d.next_ms <= ? ORDER BY d.next_ms LIMIT " + free, rs -> new Object[] {
                         rs.getString(1), rs.getString(2), rs.getLong(3), rs.getInt(4), rs.getLong(5), rs.getString(6),
-                        rs.getString(7), rs.getString(8), rs.getString(9)}, now);
+                        rs.getString(7), rs.getString(8), rs.getString(9), rs.getString(10)}, now);
             for (Object[] d : due) {
                 if (stopping || !slots.tryAcquire()) {
                     return;
@@ -153,17 +163,23 @@ final class WebhookDelivery {
                     slots.release(); // another control room claimed it
                     continue;
                 }
-                post((String) d[0], attempt, (Long) d[4], (String) d[5], (String) d[6], (String) d[7], (String) d[8]);
+                post(new Attempt((String) d[0], attempt, (Long) d[4], (String) d[9]), (String) d[5], (String) d[6],
+                        (String) d[7], (String) d[8]);
             }
         }
     }
 
-    private void post(String id, int attempt, long created, String event, String body, String url, String sealed) {
+    /** One attempt of a delivery: what recording its outcome needs. */
+    private record Attempt(String id, int attempt, long created, String site) {
+    }
+
+    private void post(Attempt a, String event, String body, String url, String sealed) {
+        String id = a.id();
         String secret;
         try {
             secret = secrets.open(sealed, url);
         } catch (IOException e) {
-            done(id, attempt, created, null, e.getMessage());
+            done(a, null, e.getMessage());
             return;
         }
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
@@ -179,14 +195,14 @@ final class WebhookDelivery {
                     .header(WebhookSignature.SIGNATURE, WebhookSignature.sign(secret, ts, bytes))
                     .POST(HttpRequest.BodyPublishers.ofByteArray(bytes)).build();
         } catch (IllegalArgumentException e) {
-            done(id, attempt, created, null, "the URL cannot be sent to");
+            done(a, null, "the URL cannot be sent to");
             return;
         }
         try {
             client.sendAsync(req, HttpResponse.BodyHandlers.discarding()).whenComplete((r, e) ->
-                    done(id, attempt, created, r == null ? null : r.statusCode(), e == null ? null : why(e)));
+                    done(a, r == null ? null : r.statusCode(), e == null ? null : why(e)));
         } catch (RuntimeException e) {
-            done(id, attempt, created, null, why(e));
+            done(a, null, why(e));
         }
     }
 
@@ -207,7 +223,10 @@ final class WebhookDelivery {
     }
 
     /** Records an attempt: delivered on a 2xx, else due again after the backoff (or given up). */
-    private void done(String id, int attempt, long created, Integer code, String error) {
+    private void done(Attempt a, Integer code, String error) {
+        String id = a.id();
+        int attempt = a.attempt();
+        long created = a.created();
         try {
             long now = System.currentTimeMillis();
             boolean ok = code != null && code >= 200 && code < 300;
@@ -219,6 +238,7 @@ final class WebhookDelivery {
                 next = now;
             } else {
                 failures.increment();
+                failuresBySite.computeIfAbsent(a.site(), k -> new LongAdder()).increment();
                 long wait = firstRetryMs << Math.min(30, attempt - 1);
                 next = now + Math.min(maxRetryMs, wait < 0 ? maxRetryMs : wait);
                 state = next - created > giveUpMs ? "failed" : "pending";

@@ -148,6 +148,7 @@ class WebhooksTest extends BothDatabases {
             assertEquals(2, attempts.size());
             attempts.forEach((id, n) -> assertEquals(2, n.get(), id));
             assertEquals(2, delivery.failures());
+            assertEquals(Map.of("plant1", 2L), delivery.failuresBySite());
             assertEquals(2, delivery.delivered());
             JsonObject d = hooks.list().getAsJsonArray("webhooks").get(0).getAsJsonObject().getAsJsonArray("deliveries")
                     .get(0).getAsJsonObject();
