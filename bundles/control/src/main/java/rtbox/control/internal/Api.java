@@ -357,7 +357,8 @@ public final class Api extends HttpServlet {
                 throw new BadRequest("$.reboot: needs $.kernel (the entry to boot)");
             }
             JsonObject reply = room.operations.firmware(s.user(), Input.id("appliance", p[1]), kernel, reboot);
-            send(resp, reply.has("code") ? reply.get("code").getAsInt() : 502, reply);
+            Integer code = Json.integer(reply, "code"); // exactly: an appliance's code of 200.5 is no 200
+            send(resp, code != null ? code : 502, reply);
         } else if (p.length == 4 && p[2].equals("bundles") && p[3].equals("refresh") && method.equals("POST")) {
             need(s, Role.OPERATOR);
             send(resp, 202, room.operations.askBundles(Input.id("appliance", p[1])));
