@@ -304,6 +304,19 @@ class ControlIT {
                 admin.get("/audit?action=firmware").body());
     }
 
+    /** Pages and scripts are revalidated on every load: an upgraded control room's pages are never stale. */
+    @Test
+    @Order(4)
+    void thePagesAndTheirScriptsAreRevalidatedOnEveryLoad() throws Exception {
+        for (String path : new String[] {"/ui/fleet.html", "/ui/app.js", "/ui/lib/plots.js"}) {
+            java.net.http.HttpResponse<String> r = admin.http.send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("http://127.0.0.1:" + control.port + path)).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, r.statusCode(), path);
+            assertEquals("no-cache", r.headers().firstValue("Cache-Control").orElse("(none)"), path);
+        }
+    }
+
     @Test
     @Order(4)
     void aRefusedPostLeavesItsConnectionFitForTheNextRequest() throws Exception {
