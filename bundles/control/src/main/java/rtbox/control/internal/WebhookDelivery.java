@@ -259,6 +259,26 @@ final class WebhookDelivery {
             }
         } finally {
             slots.release();
+            if (code != null && code >= 200 && code < 300 && !stopping) {
+                // The slot is free now, not at the next tick: a backlog (after a receiver's outage)
+                // drains at the receiver's pace, not at 4 deliveries per tick (8/s, bench/control).
+                try {
+                    loop.execute(this::sendDue);
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    // stopping
+                }
+            }
+        }
+    }
+
+    /** {@link #send} off the tick, on the loop's thread. */
+    private void sendDue() {
+        try {
+            send(System.currentTimeMillis());
+        } catch (SQLException | RuntimeException e) {
+            if (!stopping) {
+                LOG.warn("webhooks: {}", Db.rootMessage(e));
+            }
         }
     }
 
