@@ -93,9 +93,15 @@ final class Browser implements AutoCloseable {
         return driver.findElement(By.cssSelector(css));
     }
 
-    /** Waits up to {@code seconds} for {@code condition} to give a non-null, non-false value. */
+    /**
+     * Waits up to {@code seconds} for {@code condition} to give a non-null, non-false value. An
+     * element that the page redrew between its finding and its reading (the live page replaces its
+     * thread rows with each update) is looked for again at the next poll, not a failure: the
+     * clean-clone CI of d394ee1 failed ControlRoomWebIT on such a stale cell.
+     */
     <T> T await(int seconds, Function<WebDriver, T> condition) {
-        return new WebDriverWait(driver, Duration.ofSeconds(seconds), Duration.ofMillis(200)).until(condition);
+        return new WebDriverWait(driver, Duration.ofSeconds(seconds), Duration.ofMillis(200))
+                .ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(condition);
     }
 
     WebElement awaitElement(int seconds, String css) {
