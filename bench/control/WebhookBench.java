@@ -146,20 +146,12 @@ public class WebhookBench {
     }
 
     static void publishRun(MqttClient c, JsonObject cell, JsonObject result, String id, String run) throws Exception {
-        JsonObject m = cell.deepCopy();
-        m.addProperty("timestamp", Instant.now().toString());
-        m.addProperty("appliance", id);
-        m.addProperty("run", run);
-        m.addProperty("sequence", 2);
+        JsonObject m = addressed(cell, id, run, 2);
         m.addProperty("cell", 1);
         m.addProperty("cells", 1);
         m.addProperty("cell_name", "cell1");
         c.publish("rtbox/v1/up/" + id + "/runs/" + run + "/cell", bytes(m), 1, false);
-        JsonObject r = result.deepCopy();
-        r.addProperty("timestamp", Instant.now().toString());
-        r.addProperty("appliance", id);
-        r.addProperty("run", run);
-        r.addProperty("sequence", 3);
+        JsonObject r = addressed(result, id, run, 3);
         r.addProperty("cells_planned", 1);
         r.addProperty("cells_run", 1);
         JsonArray list = new JsonArray();
@@ -170,6 +162,16 @@ public class WebhookBench {
         list.add(e);
         r.add("cells", list);
         c.publish("rtbox/v1/up/" + id + "/runs/" + run + "/result", bytes(r), 1, false);
+    }
+
+    /** A copy of a recorded message with this appliance's envelope: time, appliance, run, sequence. */
+    static JsonObject addressed(JsonObject recorded, String id, String run, int sequence) {
+        JsonObject m = recorded.deepCopy();
+        m.addProperty("timestamp", Instant.now().toString());
+        m.addProperty("appliance", id);
+        m.addProperty("run", run);
+        m.addProperty("sequence", sequence);
+        return m;
     }
 
     static long fails(HttpClient http, String control) throws Exception {
