@@ -2,14 +2,17 @@
 # The pWCET estimate against longer runs on this machine (issue 36): does the maximum of a long
 # run stay under what a short run's estimate says it would reach?
 #   /work/tools/bench-alone bench/pwcet/run.sh [pairs=4] [short=60] [long=1800] [cpu=1] [prio=80]
-# For each case (CASES, default "idle pipe periodic") and pair: one short run with --pwcet and
+# For each case (CASES, default "idle pipe periodic") and pair: SHORTS (default 1) short runs and
 # one long run, alternated (the order swapped from pair to pair), same settings
 # (rtbox run timer -m -p PRIO -i INTERVAL -a CPU, INTERVAL=1000 us, --load pipe:mode=rtt for "pipe"). The short run's
 # fit (the model its estimate took its levels from) gives the level the long run's maximum
 # exceeds with probability q (the long run has long/(interval x block) blocks: G(x)^m = 1 - q);
 # the long run's maximum is compared with the short run's levels at q = 0.5 and q = 0.05 (its
 # upper 95 % bound too). If the model holds, the long maximum is over the q level in a share q
-# of the pairs: the coverage at 0.05 should be about 95 %.
+# of the comparisons: the coverage at 0.05 should be about 95 %. Each long run is compared with
+# every short run of its pair (SHORTS > 1: more estimates for one long run's half hour). The
+# long runs are estimated too (--pwcet only reads the block maxima every run records): their
+# own fit, from 1,800 blocks, is printed beside the short runs'.
 # "periodic" runs short runs only, with a disturbance in their second half (a SCHED_FIFO 99
 # spinner on CPU for DISTURB_MS=3 ms every DISTURB_EVERY=4 s): the checks must refuse every one.
 # KEEP=DIR keeps the reports. Prints one line per run and a table per case at the end.
@@ -55,7 +58,7 @@ PY
 run() { # case kind index seconds
   local c=$1 kind=$2 i=$3 secs=$4 load=() est=()
   [ "$c" = pipe ] && load=(--load pipe:mode=rtt)
-  [ "$kind" = short ] && est=(--pwcet)
+  est=(--pwcet)
   if [ "$c" = periodic ]; then
     disturb $((secs / 2 + 1)) $((secs / 2)) & disturber=$!
   fi
@@ -66,7 +69,7 @@ run() { # case kind index seconds
   python3 - "$out/$c-$kind-$i.json" "$c" "$kind" "$i" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1])); t = r["result"]["threads"][0]; p = r.get("pwcet")
-line = "%-8s %-5s %d: %7d samples, max %8.1f us" % (sys.argv[2], sys.argv[3], int(sys.argv[4]), t["cycles"],
+line = "%-8s %-5s %-4s %8d samples, max %8.1f us" % (sys.argv[2], sys.argv[3], sys.argv[4], t["cycles"],
                                                    t["latency"]["maxNs"] / 1000)
 if p:
     e = p["estimates"][0]
@@ -80,21 +83,23 @@ print(line, flush=True)
 PY
 }
 
+shorts=${SHORTS:-1}
+shorts() { local j; for ((j = 0; j < shorts; j++)); do run "$1" short "$2.$j" "$short"; done; }
 for c in "${cases[@]}"; do
   for ((i = 0; i < pairs; i++)); do
     if [ "$c" = periodic ]; then
-      run "$c" short "$i" "$short"
+      shorts "$c" "$i"
     elif ((i % 2 == 0)); then
-      run "$c" short "$i" "$short"; run "$c" long "$i" "$long"
+      shorts "$c" "$i"; run "$c" long "$i" "$long"
     else
-      run "$c" long "$i" "$long"; run "$c" short "$i" "$short"
+      run "$c" long "$i" "$long"; shorts "$c" "$i"
     fi
   done
 done
 
-python3 - "$out" "$pairs" "$long" "${cases[@]}" <<'PY'
+python3 - "$out" "$pairs" "$long" "$shorts" "${cases[@]}" <<'PY'
 import json, math, os, sys
-out, pairs, long_s, cases = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4:]
+out, pairs, long_s, shorts, cases = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4]), sys.argv[5:]
 
 def level(e, y, fit):
     f = e[fit]
@@ -103,14 +108,14 @@ def level(e, y, fit):
 
 for c in cases:
     rows, refused, held = [], 0, 0
-    for i in range(pairs):
-        fs = os.path.join(out, "%s-short-%d.json" % (c, i))
+    for i, j in ((i, j) for i in range(pairs) for j in range(shorts)):
+        fs = os.path.join(out, "%s-short-%d.%d.json" % (c, i, j))
         if not os.path.exists(fs):
             continue
         e = json.load(open(fs))["pwcet"]["estimates"][0]
         if not e["applicable"]:
             refused += 1
-            rows.append((i, None, None, None, e["refusal"]))
+            rows.append(("%d.%d" % (i, j), None, None, None, e["refusal"]))
             continue
         held += 1
         fl = os.path.join(out, "%s-long-%d.json" % (c, i))
@@ -122,15 +127,15 @@ for c in cases:
         fit = "gev" if e["model"] == "gev" else "gumbel"
         x50 = level(e, -math.log1p(-0.5) / m, fit)
         x05 = level(e, -math.log1p(-0.05) / m, fit)
-        rows.append((i, lmax / 1000, x50 / 1000, x05 / 1000, ""))
+        rows.append(("%d.%d" % (i, j), lmax / 1000, x50 / 1000, x05 / 1000, ""))
     print("\n== %s: %d short runs, %d estimates held, %d refused" % (c, len(rows), held, refused))
     compared = [r for r in rows if r[1] is not None]
     for r in rows:
         if r[1] is None:
-            print("  pair %d: refused: %s" % (r[0], r[4]))
+            print("  short %s: refused: %s" % (r[0], r[4]))
         else:
-            print("  pair %d: long max %.1f us; short's 30-min level q 0.5 %.1f us, q 0.05 %.1f us: %s" % (
-                r[0], r[1], r[2], r[3], "OVER the q 0.05 level" if r[1] > r[3] else "under"))
+            print("  short %s against long %s: long max %.1f us; short's level for %g s, q 0.5 %.1f us, q 0.05 %.1f us: %s" % (
+                r[0], r[0].split(".")[0], r[1], long_s, r[2], r[3], "OVER the q 0.05 level" if r[1] > r[3] else "under"))
     if compared:
         over50 = sum(1 for r in compared if r[1] > r[2])
         over05 = sum(1 for r in compared if r[1] > r[3])
