@@ -9,8 +9,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.EnumSet;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
@@ -25,8 +23,7 @@ final class Users {
     private static final int MAX_FAILURES = 5;
     private static final long LOCK_MS = 60_000;
     private final Db db;
-    /** Failed log-ins per user name within the last minute (this instance's view). */
-    private final Map<String, long[]> failures = new ConcurrentHashMap<>();
+    private final LoginFailures failures = new LoginFailures(MAX_FAILURES, LOCK_MS);
 
     Users(Db db) {
         this.db = db;
@@ -82,8 +79,7 @@ final class Users {
     /** A new session, or null for a wrong name or password; 429 while the name is locked. */
     Session login(String user, String password) throws SQLException {
         long now = System.currentTimeMillis();
-        long[] f = failures.get(user);
-        if (f != null && f[0] >= MAX_FAILURES && now - f[1] < LOCK_MS) {
+        if (failures.locked(user, now)) {
             throw new BadRequest(429, "too many failed log-ins for '" + user + "': wait a minute");
         }
         String[] u;
@@ -94,11 +90,10 @@ final class Users {
         // A hash is computed also for an unknown user, so that the time taken does not tell.
         boolean ok = Passwords.matches(password, u != null ? u[1] : DUMMY);
         if (u == null || !ok) {
-            failures.compute(user, (k, v) -> v == null || now - v[1] >= LOCK_MS ? new long[] {1, now}
-                    : new long[] {v[0] + 1, v[1]});
+            failures.failed(user, now);
             return null;
         }
-        failures.remove(user);
+        failures.succeeded(user);
         if (u[2] != null) {
             // Said only to whoever knows the password: a disabled name is not told apart from a wrong one before.
             try (Connection c = db.connection()) {
