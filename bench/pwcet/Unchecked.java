@@ -2,11 +2,12 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.util.Locale;
 
+import rtbox.pwcet.internal.Estimation;
 import rtbox.pwcet.internal.GevFit;
 
 /**
  * What a refused estimate would have said, had the checks been ignored: the same fits as
- * rtbox.pwcet's (its GevFit, the same choice between GEV and Gumbel by the shape's interval), on
+ * rtbox.pwcet's (its GevFit, and Estimation's choice between GEV and Gumbel by the shape's interval), on
  * the block maxima of a short run, and the levels a longer run's maximum exceeds with
  * probability 0.5 and 0.05. For run.sh's table: whether the refusals kept out estimates that
  * would not have covered.
@@ -31,9 +32,8 @@ public class Unchecked {
             }
             try {
                 GevFit gumbel = GevFit.gumbel(x), gev = GevFit.gev(x);
-                double[] ci = gev.shapeInterval();
-                String tail = ci[0] > 0 ? "heavy" : ci[1] < 0 ? "bounded" : "exponential";
-                GevFit used = tail.equals("heavy") ? gev : gumbel;
+                String tail = Estimation.tail(gev);
+                GevFit used = Estimation.levelsFrom(tail, gumbel, gev);
                 System.out.println(String.format(Locale.ROOT, "%s %s %s %.3f %.0f %.0f", f[0],
                         used.gumbel ? "gumbel" : "gev", tail, gev.shape,
                         used.level(-Math.log1p(-0.5) / m), used.level(-Math.log1p(-0.05) / m)));

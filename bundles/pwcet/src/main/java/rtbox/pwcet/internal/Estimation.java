@@ -67,8 +67,8 @@ public final class Estimation {
             return refused(scope, maxima, causes, checks, refusal(checks));
         }
         double[] ci = gev.shapeInterval();
-        String tail = ci[0] > 0 ? "heavy" : ci[1] < 0 ? "bounded" : "exponential";
-        GevFit used = tail.equals("heavy") ? gev : gumbel;
+        String tail = tail(gev);
+        GevFit used = levelsFrom(tail, gumbel, gev);
         double deviance = 2 * (gev.logLikelihood - gumbel.logLikelihood);
         checks.add(new PwcetCheck("fit", gev.shape, null, true, String.format(Locale.ROOT,
                 "GEV shape %.3f (95 %% CI %.3f to %.3f): %s tail%s; levels from the %s fit (deviance GEV vs Gumbel %.2f)",
@@ -107,6 +107,20 @@ public final class Estimation {
         return new PwcetEstimate(scope, maxima.length, maxima, causes, checks, true, null, fit(gumbel), fit(gev),
                 used.gumbel ? "gumbel" : "gev", tail, gev.upperEnd() == Double.POSITIVE_INFINITY ? 0 : gev.upperEnd(),
                 levels, curve);
+    }
+
+    /** The tail the GEV shape's 95 % interval says: "heavy" (above 0), "bounded" (below) or "exponential". */
+    public static String tail(GevFit gev) {
+        double[] ci = gev.shapeInterval();
+        return ci[0] > 0 ? "heavy" : ci[1] < 0 ? "bounded" : "exponential";
+    }
+
+    /**
+     * The fit the levels come from: the GEV for a heavy tail, else Gumbel (above a bounded tail,
+     * the conservative side for a worst case, and the simpler model when the data cannot tell).
+     */
+    public static GevFit levelsFrom(String tail, GevFit gumbel, GevFit gev) {
+        return tail.equals("heavy") ? gev : gumbel;
     }
 
     private static PwcetLevel level(GevFit fit, double p, String per, double y) {
